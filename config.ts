@@ -1,0 +1,227 @@
+// Configuration: every variable of decisions.md section 7, validated once at start-up.
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import envSchema from 'env-schema'
+import { Type, type Static } from 'typebox'
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 })
+
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Optional(Type.Union([Type.Literal('production'), Type.Literal('development'), Type.Literal('test')])),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  BFF_PORT: Type.Optional(Port),
+  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  CACHE_PREFIX: Type.String({ default: 'rp:' }),
+  JWT_SECRET: Type.Optional(Type.String()),
+  ADMIN_JWT_SECRET: Type.Optional(Type.String()),
+  ALLOWED_ORIGINS: Type.Optional(Type.String()),
+  TRUST_PROXY: Type.String({ default: 'loopback,uniquelocal' }),
+  RATE_LIMIT_GLOBAL_MAX: Type.Integer({ minimum: 1, default: 500 }),
+  RATE_LIMIT_ROUTER_MAX: Type.Integer({ minimum: 1, default: 100 }),
+  RATE_LIMIT_AUTH_MAX: Type.Integer({ minimum: 1, default: 15 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 15 * 60 * 1000 }),
+  ADMIN_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\s]+@[^@\s]+\.[^@\s]+$' })),
+  ADMIN_BOOTSTRAP_USERNAME: Type.Optional(Type.String({ minLength: 3 })),
+  ADMIN_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ default: 'Recipes <no-reply@localhost>' }),
+  STORAGE_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
+  S3_ENDPOINT: Type.Optional(Type.String()),
+  S3_PORT: Type.Optional(Port),
+  S3_USE_SSL: Type.Boolean({ default: true }),
+  S3_ACCESS_KEY: Type.Optional(Type.String()),
+  S3_SECRET_KEY: Type.Optional(Type.String()),
+  S3_BUCKET: Type.String({ default: 'recipes' }),
+  S3_REGION: Type.String({ default: 'us-east-1' }),
+  AI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  AI_API_KEY: Type.Optional(Type.String()),
+  AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
+  CHROMIUM_PATH: Type.Optional(Type.String()),
+  IMPORT_ALLOW_PRIVATE_HOSTS: Type.Boolean({ default: false }),
+  VAPID_PUBLIC_KEY: Type.Optional(Type.String()),
+  VAPID_PRIVATE_KEY: Type.Optional(Type.String()),
+  VAPID_SUBJECT: Type.String({ default: 'mailto:admin@localhost' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(l => Type.Literal(l)), { default: 'info' })
+})
+type Env = Static<typeof EnvSchema>
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV']
+  isProduction: boolean
+  port: number
+  host: string
+  bffPort: number
+  dataDir: string
+  /** Unset means the process runs an embedded PostgreSQL in `dataDir/pg`. */
+  databaseUrl?: string
+  dbPoolMax: number
+  redisUrl?: string
+  cachePrefix: string
+  jwtSecret: string
+  adminJwtSecret: string
+  allowedOrigins: string[]
+  trustProxy: string
+  rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number }
+  adminBootstrap?: { email: string, username: string, password: string }
+  publicUrl: string
+  mail: { smtpUrl?: string, from: string }
+  storage: {
+    driver: 'local' | 's3'
+    localDir: string
+    s3?: { endPoint: string, port?: number, useSSL: boolean, accessKey: string, secretKey: string, bucket: string, region: string }
+  }
+  ai: { baseUrl?: string, apiKey?: string, model: string }
+  chromiumPath?: string
+  importAllowPrivateHosts: boolean
+  vapid: { publicKey?: string, privateKey?: string, subject: string }
+  logLevel: Env['LOG_LEVEL']
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const MIN_SECRET_LENGTH = 32
+
+/** Secrets generated outside production, kept in DATA_DIR so they survive restarts. */
+interface DevSecrets { jwtSecret: string, adminJwtSecret: string, [key: string]: string }
+
+export async function readDevSecrets (dataDir: string): Promise<DevSecrets> {
+  const file = path.join(dataDir, 'secrets.json')
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as DevSecrets
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  const secrets: DevSecrets = {
+    jwtSecret: randomBytes(48).toString('base64url'),
+    adminJwtSecret: randomBytes(48).toString('base64url')
+  }
+  await mkdir(dataDir, { recursive: true })
+  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' }).catch(async (err: NodeJS.ErrnoException) => {
+    // Another process created it first: use theirs.
+    if (err.code !== 'EEXIST') throw err
+  })
+  return JSON.parse(await readFile(file, 'utf8')) as DevSecrets
+}
+
+/** Stores an extra generated value (e.g. the embedded database password) next to the dev secrets. */
+export async function devSecret (dataDir: string, key: string, make: () => string): Promise<string> {
+  const secrets = await readDevSecrets(dataDir)
+  if (secrets[key] != null) return secrets[key]
+  secrets[key] = make()
+  await writeFile(path.join(dataDir, 'secrets.json'), JSON.stringify(secrets, null, 2), { mode: 0o600 })
+  return secrets[key]
+}
+
+function firstError (err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err)
+  return message.split('\n')[0].replace(/^env\/?/, '')
+}
+
+export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  // MINIO_* are accepted as aliases of S3_*.
+  const merged: Record<string, string | undefined> = { ...source }
+  for (const key of ['ENDPOINT', 'PORT', 'USE_SSL', 'ACCESS_KEY', 'SECRET_KEY', 'BUCKET', 'REGION']) {
+    if (merged[`S3_${key}`] == null && merged[`MINIO_${key}`] != null) merged[`S3_${key}`] = merged[`MINIO_${key}`]
+  }
+  // Empty strings mean "unset", as in most deployment tools.
+  for (const key of Object.keys(merged)) if (merged[key] === '') delete merged[key]
+
+  let env: Env
+  try {
+    env = envSchema<Env>({ schema: EnvSchema, data: merged, dotenv: false })
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${firstError(err)}`)
+  }
+
+  const isProduction = env.NODE_ENV === 'production'
+  const dataDir = path.resolve(env.DATA_DIR)
+  const secrets = await resolveSecrets(env, isProduction, dataDir)
+  const bffPort = env.BFF_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1)
+
+  const storage: Config['storage'] = { driver: env.STORAGE_DRIVER, localDir: path.join(dataDir, 'uploads') }
+  if (env.STORAGE_DRIVER === 's3') {
+    if (env.S3_ENDPOINT == null || env.S3_ACCESS_KEY == null || env.S3_SECRET_KEY == null) {
+      throw new ConfigError('Invalid configuration: STORAGE_DRIVER=s3 needs S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY')
+    }
+    storage.s3 = {
+      endPoint: env.S3_ENDPOINT,
+      port: env.S3_PORT,
+      useSSL: env.S3_USE_SSL,
+      accessKey: env.S3_ACCESS_KEY,
+      secretKey: env.S3_SECRET_KEY,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION
+    }
+  }
+
+  const bootstrap = [env.ADMIN_BOOTSTRAP_EMAIL, env.ADMIN_BOOTSTRAP_USERNAME, env.ADMIN_BOOTSTRAP_PASSWORD]
+  if (bootstrap.some(v => v != null) && !bootstrap.every(v => v != null)) {
+    throw new ConfigError('Invalid configuration: ADMIN_BOOTSTRAP_EMAIL, ADMIN_BOOTSTRAP_USERNAME and ADMIN_BOOTSTRAP_PASSWORD go together')
+  }
+
+  const allowedOrigins = (env.ALLOWED_ORIGINS ?? `http://localhost:${bffPort}`)
+    .split(',').map(o => o.trim().replace(/\/$/, '')).filter(Boolean)
+  for (const origin of allowedOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`Invalid configuration: ALLOWED_ORIGINS entry "${origin}" is not an origin`)
+  }
+
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    bffPort,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    dbPoolMax: env.DB_POOL_MAX,
+    redisUrl: env.REDIS_URL,
+    cachePrefix: env.CACHE_PREFIX,
+    ...secrets,
+    allowedOrigins,
+    trustProxy: env.TRUST_PROXY,
+    rateLimit: {
+      globalMax: env.RATE_LIMIT_GLOBAL_MAX,
+      routerMax: env.RATE_LIMIT_ROUTER_MAX,
+      authMax: env.RATE_LIMIT_AUTH_MAX,
+      windowMs: env.RATE_LIMIT_WINDOW_MS
+    },
+    adminBootstrap: env.ADMIN_BOOTSTRAP_EMAIL != null
+      ? { email: env.ADMIN_BOOTSTRAP_EMAIL, username: env.ADMIN_BOOTSTRAP_USERNAME!, password: env.ADMIN_BOOTSTRAP_PASSWORD! }
+      : undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${bffPort}`).replace(/\/$/, ''),
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    storage,
+    ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
+    chromiumPath: env.CHROMIUM_PATH,
+    importAllowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS,
+    vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
+    logLevel: env.LOG_LEVEL
+  }
+}
+
+async function resolveSecrets (env: Env, isProduction: boolean, dataDir: string): Promise<{ jwtSecret: string, adminJwtSecret: string }> {
+  for (const name of ['JWT_SECRET', 'ADMIN_JWT_SECRET'] as const) {
+    const value = env[name]
+    if (value == null && isProduction) throw new ConfigError(`Invalid configuration: ${name} is required in production`)
+    if (value != null && value.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError(`Invalid configuration: ${name} must be at least ${MIN_SECRET_LENGTH} characters`)
+    }
+  }
+  let jwtSecret = env.JWT_SECRET
+  let adminJwtSecret = env.ADMIN_JWT_SECRET
+  if (jwtSecret == null || adminJwtSecret == null) {
+    const generated = await readDevSecrets(dataDir)
+    jwtSecret ??= generated.jwtSecret
+    adminJwtSecret ??= generated.adminJwtSecret
+  }
+  if (jwtSecret === adminJwtSecret) throw new ConfigError('Invalid configuration: ADMIN_JWT_SECRET must differ from JWT_SECRET')
+  return { jwtSecret, adminJwtSecret }
+}

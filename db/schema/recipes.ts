@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { createdAt, id, updatedAt } from './columns.js'
+import { users } from './users.js'
+
+export const RECIPE_TYPES = ['food', 'drink'] as const
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const
+export const VISIBILITIES = ['public', 'private', 'friends', 'custom'] as const
+export const MODERATION_STATUSES = ['pending', 'approved', 'flagged', 'rejected'] as const
+
+const oneOf = (values: readonly string[]) => sql.raw(values.map(v => `'${v}'`).join(', '))
+
+export const recipes = pgTable('recipes', {
+  id: id(),
+  authorId: text('author_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  slug: text('slug').notNull(),
+  title: text('title').notNull(),
+  description: text('description'),
+  type: text('type').$type<typeof RECIPE_TYPES[number]>().notNull().default('food'),
+  difficulty: text('difficulty').$type<typeof DIFFICULTIES[number]>().notNull().default('medium'),
+  visibility: text('visibility').$type<typeof VISIBILITIES[number]>().notNull().default('public'),
+  published: boolean('published').notNull().default(true),
+  moderationStatus: text('moderation_status').$type<typeof MODERATION_STATUSES[number]>().notNull().default('approved'),
+  cuisine: text('cuisine'),
+  prepTime: integer('prep_time'),
+  cookTime: integer('cook_time'),
+  totalTime: integer('total_time'),
+  servings: integer('servings'),
+  ingredients: jsonb('ingredients').$type<unknown[]>().notNull().default([]),
+  instructions: jsonb('instructions').$type<unknown[]>().notNull().default([]),
+  nutrition: jsonb('nutrition').$type<Record<string, unknown>>(),
+  imageUrl: text('image_url'),
+  sourceUrl: text('source_url'),
+  // Counters kept exact in the same transaction as the rows they count, so lists never aggregate per request.
+  likeCount: integer('like_count').notNull().default(0),
+  commentCount: integer('comment_count').notNull().default(0),
+  ratingCount: integer('rating_count').notNull().default(0),
+  ratingSum: integer('rating_sum').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, t => [
+  uniqueIndex('recipes_author_slug_key').on(t.authorId, t.slug),
+  index('recipes_created_at_idx').on(t.createdAt),
+  index('recipes_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+  check('recipes_type_check', sql`${t.type} in (${oneOf(RECIPE_TYPES)})`),
+  check('recipes_difficulty_check', sql`${t.difficulty} in (${oneOf(DIFFICULTIES)})`),
+  check('recipes_visibility_check', sql`${t.visibility} in (${oneOf(VISIBILITIES)})`),
+  check('recipes_moderation_check', sql`${t.moderationStatus} in (${oneOf(MODERATION_STATUSES)})`),
+  check('recipes_counters_check', sql`${t.likeCount} >= 0 and ${t.commentCount} >= 0 and ${t.ratingCount} >= 0`)
+])
+
+export const tags = pgTable('tags', {
+  id: id(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  createdAt: createdAt()
+}, t => [
+  uniqueIndex('tags_name_key').on(t.name),
+  uniqueIndex('tags_slug_key').on(t.slug)
+])
+
+export const recipeTags = pgTable('recipe_tags', {
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  tagId: text('tag_id').notNull().references(() => tags.id, { onDelete: 'cascade' })
+}, t => [
+  primaryKey({ columns: [t.recipeId, t.tagId] }),
+  index('recipe_tags_tag_idx').on(t.tagId)
+])

@@ -1,0 +1,33 @@
+// Registers the shared schemas and fills in the error responses every route can produce, so the OpenAPI
+// document lists them without each route repeating them.
+import type { RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { SHARED_SCHEMAS } from '../../schemas/common.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Errors use the `{ success: false, error, details }` envelope (import and AI routes). */
+    envelope?: boolean
+  }
+}
+
+type ResponseMap = Record<string, unknown>
+
+/** Adds `codes` to a route's documented responses, as the error body its family uses, unless already declared. */
+export function documentErrors (route: RouteOptions, codes: number[]): void {
+  if (route.schema == null || route.schema.hide === true) return
+  const response = (route.schema.response ??= {}) as ResponseMap
+  const body = { $ref: route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse' }
+  for (const code of codes) response[code] ??= body
+}
+
+export default fp(async fastify => {
+  for (const schema of SHARED_SCHEMAS) fastify.addSchema(schema)
+
+  fastify.addHook('onRoute', route => {
+    const { schema } = route
+    if (schema == null) return
+    const takesInput = schema.body != null || schema.querystring != null || schema.params != null
+    documentErrors(route, takesInput ? [400, 500] : [500])
+  })
+}, { name: 'schemas' })

@@ -1,0 +1,3 @@
+import sensible from '@fastify/sensible'
+
+export default sensible

@@ -1,0 +1,47 @@
+// Shapes shared by every family. The `$id` ones are registered once (plugins/app/schemas.ts) and referenced by name.
+import { Type, type Static, type TSchema } from 'typebox'
+
+export const ErrorResponse = Type.Object({
+  error: Type.String(),
+  details: Type.Optional(Type.Array(Type.String())),
+  retryAfter: Type.Optional(Type.Integer({ description: 'Seconds until the request may be retried (423, 429)' })),
+  limit: Type.Optional(Type.Integer({ description: 'Plan limit that was reached' })),
+  used: Type.Optional(Type.Integer({ description: 'Usage counted against the limit' }))
+}, { $id: 'ErrorResponse', description: 'Error body' })
+
+export const EnvelopeError = Type.Object({
+  success: Type.Literal(false),
+  error: Type.String(),
+  details: Type.Array(Type.String())
+}, { $id: 'EnvelopeError', description: 'Error body of the import and AI routes' })
+
+export const Pagination = Type.Object({
+  page: Type.Integer({ minimum: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 50 }),
+  total: Type.Integer({ minimum: 0 }),
+  totalPages: Type.Integer({ minimum: 0 }),
+  hasNext: Type.Boolean(),
+  hasPrev: Type.Boolean()
+}, { $id: 'Pagination' })
+
+export const SHARED_SCHEMAS = [ErrorResponse, EnvelopeError, Pagination]
+
+/** A `$ref` to a registered schema that keeps its static type. */
+export function ref<T extends TSchema & { $id: string }> (schema: T) {
+  return Type.Unsafe<Static<T>>({ $ref: schema.$id })
+}
+
+export const PaginationQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
+})
+export type PaginationQuery = Static<typeof PaginationQuery>
+
+export function pagination (page: number, limit: number, total: number): Static<typeof Pagination> {
+  const totalPages = Math.ceil(total / limit)
+  return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 }
+}
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque CUID identifier' })
+export const DateTime = Type.String({ format: 'date-time' })
+export const Message = Type.Object({ message: Type.String() })

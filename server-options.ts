@@ -1,0 +1,92 @@
+// Fastify options shared by server.ts and the tests, so both validate and log the same way.
+import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
+import type { Server } from 'node:http'
+import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServerOptions } from 'fastify'
+import proxyAddr from 'proxy-addr'
+import type { Config } from './config.js'
+
+const require = createRequire(import.meta.url)
+
+export const BODY_LIMIT = 1024 * 1024
+
+/** Fields whose values never reach the logs, wherever they appear. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-admin-token"]',
+  'res.headers["set-cookie"]',
+  ...['password', 'currentPassword', 'newPassword', 'token', 'idToken', 'code', 'totpCode', 'backupCode', 'secret']
+    .flatMap(field => [field, `*.${field}`])
+]
+
+const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
+
+/**
+ * One trusted proxy hop: the socket peer is trusted to set X-Forwarded-For only when its own address matches
+ * TRUST_PROXY, so a client connecting directly from a public address cannot spoof its IP.
+ */
+export function trustProxyFunction (setting: string): false | ((address: string, hop: number) => boolean) {
+  if (/^(false|none|0)$/i.test(setting.trim())) return false
+  const list = setting.split(',').map(s => s.trim()).filter(Boolean)
+  const trusted = proxyAddr.compile(list)
+  return (address, hop) => hop === 0 && trusted(address, hop)
+}
+
+function prettyTransport (): FastifyServerOptions['logger'] {
+  try {
+    require.resolve('pino-pretty')
+    return { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+  } catch {
+    return {}
+  }
+}
+
+export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = process.stdout.isTTY === true): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req (req: FastifyRequest) {
+        return {
+          method: req.method,
+          url: req.url.replace(SECRET_QUERY, '$1[redacted]'),
+          remoteAddress: req.ip,
+          reqId: req.id
+        }
+      }
+    },
+    ...(pretty ? prettyTransport() as object : {})
+  }
+}
+
+export type ServerOptions = FastifyHttpOptions<Server, FastifyBaseLogger>
+
+/** `loggerInstance` replaces the logger options (server.ts shares one pino instance between its two servers). */
+export function serverOptions (config: Config, overrides: Partial<ServerOptions> = {}): ServerOptions {
+  return {
+    ...(overrides.loggerInstance == null && { logger: loggerOptions(config) }),
+    trustProxy: trustProxyFunction(config.trustProxy),
+    bodyLimit: BODY_LIMIT,
+    // Unknown body fields are dropped (decisions.md 1), `__proto__`/`constructor` keys are removed, not merged.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    ajv: {
+      customOptions: {
+        removeAdditional: 'all',
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true
+      }
+    },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    requestTimeout: 60_000,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...overrides
+  }
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify'
+import t from 'tap'
+import { build, json, PUBLIC_IP } from '../helper.js'
+
+const env = { RATE_LIMIT_GLOBAL_MAX: '5', RATE_LIMIT_ROUTER_MAX: '3', RATE_LIMIT_AUTH_MAX: '2' }
+
+async function limitedRoutes (app: FastifyInstance): Promise<void> {
+  app.get('/test/router', { onRequest: app.rateLimits.router }, async () => ({ ok: true }))
+  app.post('/test/login', { onRequest: [app.rateLimits.global, app.rateLimits.auth] }, async () => ({ ok: true }))
+}
+
+async function hit (app: FastifyInstance, url: string, remoteAddress: string, method: 'GET' | 'POST' = 'GET') {
+  return await app.inject({ method, url, remoteAddress })
+}
+
+t.test('global limiter on /api', async t => {
+  const app = await build(t, { env, extend: limitedRoutes })
+  for (let i = 1; i <= 5; i++) {
+    const res = await hit(app, '/api/unknown', PUBLIC_IP)
+    t.equal(res.statusCode, 404, `request ${i} passes`)
+    t.equal(res.headers['x-ratelimit-limit'], '5')
+    t.equal(res.headers['x-ratelimit-remaining'], String(5 - i))
+  }
+  const limited = await hit(app, '/api/unknown', PUBLIC_IP)
+  t.equal(limited.statusCode, 429)
+  const body = json(limited)
+  t.equal(body.error, 'Too many requests')
+  t.ok(Number.isInteger(body.retryAfter) && body.retryAfter > 0 && body.retryAfter <= 900, `retryAfter ${body.retryAfter}`)
+  t.equal(limited.headers['retry-after'], String(body.retryAfter))
+  t.equal(limited.headers['x-ratelimit-remaining'], '0')
+
+  t.equal((await hit(app, '/api/unknown', '198.51.100.7')).statusCode, 404, 'another client has its own budget')
+  t.equal((await hit(app, '/healthz', PUBLIC_IP)).statusCode, 200, 'non-/api routes are not limited')
+
+  for (const ip of ['127.0.0.1', '::1', '10.1.2.3', '192.168.1.20', '::ffff:10.0.0.9']) {
+    for (let i = 0; i < 7; i++) await hit(app, '/api/unknown', ip)
+    const res = await hit(app, '/api/unknown', ip)
+    t.equal(res.statusCode, 404, `${ip} is exempt from the global limiter`)
+    t.notOk(res.headers['x-ratelimit-limit'], `${ip} gets no rate-limit headers`)
+  }
+  for (let i = 0; i < 6; i++) await hit(app, '/api/unknown', '172.16.5.5')
+  t.equal((await hit(app, '/api/unknown', '172.16.5.5')).statusCode, 429, '172.16/12 is not exempt from the global limiter')
+})
+
+t.test('per-router limiter', async t => {
+  const app = await build(t, { env, extend: limitedRoutes })
+  for (let i = 0; i < 3; i++) t.equal((await hit(app, '/test/router', PUBLIC_IP)).statusCode, 200)
+  t.equal((await hit(app, '/test/router', PUBLIC_IP)).statusCode, 429, 'fourth request limited')
+  for (const ip of ['172.16.0.1', '172.31.255.1', '10.0.0.1', '127.0.0.1']) {
+    for (let i = 0; i < 4; i++) await hit(app, '/test/router', ip)
+    t.equal((await hit(app, '/test/router', ip)).statusCode, 200, `${ip} exempt from the router limiter`)
+  }
+  for (let i = 0; i < 3; i++) await hit(app, '/test/router', '172.32.0.1')
+  t.equal((await hit(app, '/test/router', '172.32.0.1')).statusCode, 429, '172.32.* is a public address')
+})
+
+t.test('auth limiter skips nobody and stacks with the global one', async t => {
+  const app = await build(t, { env, extend: limitedRoutes })
+  for (const ip of [PUBLIC_IP, '127.0.0.1', '10.0.0.2']) {
+    t.equal((await hit(app, '/test/login', ip, 'POST')).statusCode, 200)
+    t.equal((await hit(app, '/test/login', ip, 'POST')).statusCode, 200)
+    const res = await hit(app, '/test/login', ip, 'POST')
+    t.equal(res.statusCode, 429, `third login from ${ip} limited`)
+    t.equal(res.headers['x-ratelimit-limit'], '2', 'headers report the tighter limiter')
+  }
+})
+
+t.test('counters are shared between instances through Redis', { skip: process.env.REDIS_URL == null ? 'REDIS_URL not set' : false }, async t => {
+  const shared = { ...env, CACHE_PREFIX: `test:shared:${process.pid}:${Date.now()}:` }
+  const a = await build(t, { env: shared })
+  const b = await build(t, { env: shared })
+  t.equal(a.cache.kind, 'redis')
+  for (let i = 0; i < 5; i++) t.equal((await hit(i % 2 === 0 ? a : b, '/api/unknown', PUBLIC_IP)).statusCode, 404)
+  t.equal((await hit(a, '/api/unknown', PUBLIC_IP)).statusCode, 429, 'instance A sees the requests B counted')
+  t.equal((await hit(b, '/api/unknown', PUBLIC_IP)).statusCode, 429, 'and B sees them too')
+})

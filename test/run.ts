@@ -1,0 +1,111 @@
+// `npm test`: prepares a migrated template database (on DATABASE_URL, or an embedded PostgreSQL when it is unset),
+// runs tap, and ends with one plain line `N passed, N failed` counted from tap's own result files.
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Parser, type Result } from 'tap-parser'
+import { databaseUrl, dropDatabase, withConnection } from '../db/admin.js'
+import { startEmbeddedPostgres } from '../db/embedded.js'
+import { runMigrations } from '../db/migrator.js'
+import { TEST_DATABASE_PREFIX } from './setup/database.js'
+
+const log = { info: (msg: string) => console.log(`# ${msg}`), warn: (msg: string) => console.warn(`# ${msg}`) }
+const RESULTS_DIR = '.tap/test-results'
+
+interface Counts { passed: number, failed: number, skipped: number }
+
+/**
+ * Counts leaf assertions: a subtest's own summary point is not counted, except when it fails with no failing
+ * assertion inside (a crash, a timeout or a wrong plan), which is then one failure.
+ */
+function watch (parser: Parser, totals: Counts): void {
+  let pendingChild: { failedBefore: number } | null = null
+  parser.on('child', (child: Parser) => {
+    pendingChild = { failedBefore: totals.failed }
+    watch(child, totals)
+  })
+  parser.on('assert', (result: Result) => {
+    if (pendingChild != null) {
+      if (!result.ok && totals.failed === pendingChild.failedBefore) totals.failed++
+      pendingChild = null
+      return
+    }
+    if (result.skip !== false || result.todo !== false) totals.skipped++
+    else if (result.ok) totals.passed++
+    else totals.failed++
+  })
+}
+
+async function countResults (): Promise<Counts> {
+  const totals = { passed: 0, failed: 0, skipped: 0 }
+  const files = (await readdir(RESULTS_DIR, { recursive: true }).catch(() => [] as string[])).filter(f => f.endsWith('.tap'))
+  for (const file of files) {
+    const text = await readFile(path.join(RESULTS_DIR, file), 'utf8')
+    const failedBefore = totals.failed
+    await new Promise<void>(resolve => {
+      const parser = new Parser(results => {
+        // A file that died before reporting its plan is a failure even with no failing assertion.
+        if (!results.ok && totals.failed === failedBefore) totals.failed++
+        resolve()
+      })
+      watch(parser, totals)
+      parser.end(text)
+    })
+  }
+  return totals
+}
+
+/** tap compiles its plugin list into its runner; rebuild once whenever package.json's list differs from the last build. */
+async function ensureTapPlugins (): Promise<void> {
+  const wanted = JSON.stringify(JSON.parse(await readFile('package.json', 'utf8')).tap?.plugin ?? [])
+  const stamp = path.join('node_modules', '.tap-plugins.json')
+  if (await readFile(stamp, 'utf8').catch(() => null) === wanted) return
+  const code = await new Promise<number | null>(resolve => {
+    spawn(path.resolve('node_modules/.bin/tap'), ['build'], { stdio: 'inherit' }).on('exit', resolve)
+  })
+  if (code !== 0) throw new Error('tap build failed')
+  await writeFile(stamp, wanted)
+}
+
+async function main (): Promise<number> {
+  await ensureTapPlugins()
+  let maintenanceUrl = process.env.DATABASE_URL
+  let stopEmbedded = async (): Promise<void> => {}
+  let embeddedDir: string | undefined
+  if (maintenanceUrl == null) {
+    embeddedDir = await mkdtemp(path.join(tmpdir(), 'recipes-test-pg-'))
+    const embedded = await startEmbeddedPostgres(embeddedDir, log, 'postgres')
+    maintenanceUrl = embedded.url
+    stopEmbedded = embedded.stop
+  }
+  const template = `${TEST_DATABASE_PREFIX}template_${process.pid}`
+  await dropDatabase(maintenanceUrl, template)
+  await withConnection(maintenanceUrl, async sql => { await sql`create database ${sql(template)}` })
+  await runMigrations(databaseUrl(maintenanceUrl, template))
+
+  await rm(RESULTS_DIR, { recursive: true, force: true })
+  const code = await new Promise<number>(resolve => {
+    const child = spawn(path.resolve('node_modules/.bin/tap'), process.argv.slice(2), {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
+    })
+    child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal != null ? 1 : 0)))
+  })
+
+  // Databases of test files that crashed before their own teardown.
+  await withConnection(maintenanceUrl, async sql => {
+    const leftovers = await sql<Array<{ datname: string }>>`
+      select datname from pg_database where starts_with(datname, ${`${TEST_DATABASE_PREFIX}r${process.pid}_`})`
+    for (const { datname } of leftovers) await sql`drop database if exists ${sql(datname)} with (force)`
+  })
+  await dropDatabase(maintenanceUrl, template)
+  await stopEmbedded()
+  if (embeddedDir != null) await rm(embeddedDir, { recursive: true, force: true })
+
+  const { passed, failed, skipped } = await countResults()
+  console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`)
+  return code !== 0 || failed > 0 ? 1 : 0
+}
+
+process.exitCode = await main()
