@@ -25,7 +25,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_ROUTER_MAX: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_AUTH_MAX: Type.Integer({ minimum: 1, default: 15 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 15 * 60 * 1000 }),
-  ADMIN_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\s]+@[^@\s]+\.[^@\s]+$' })),
+  ADMIN_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ pattern: String.raw`^[^@\s]+@[^@\s]+\.[^@\s]+$` })),
   ADMIN_BOOTSTRAP_USERNAME: Type.Optional(Type.String({ minLength: 3 })),
   ADMIN_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -47,7 +47,10 @@ const EnvSchema = Type.Object({
   VAPID_PUBLIC_KEY: Type.Optional(Type.String()),
   VAPID_PRIVATE_KEY: Type.Optional(Type.String()),
   VAPID_SUBJECT: Type.String({ default: 'mailto:admin@localhost' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map(l => Type.Literal(l)), { default: 'info' })
+  LOG_LEVEL: Type.Union([
+    Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'),
+    Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')
+  ], { default: 'info' })
 })
 type Env = Static<typeof EnvSchema>
 

@@ -7,8 +7,8 @@ import postgres from 'postgres'
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-// Any constant shared by every instance of this service; "recipes" in ASCII.
-const MIGRATION_LOCK_ID = 0x72656369706573
+// Any constant shared by every instance of this service (fits a PostgreSQL bigint and a JS safe integer).
+const MIGRATION_LOCK_ID = 7_265_636_970_657
 
 export async function runMigrations (url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} })

@@ -35,7 +35,6 @@ export const PaginationQuery = Type.Object({
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
 })
-export type PaginationQuery = Static<typeof PaginationQuery>
 
 export function pagination (page: number, limit: number, total: number): Static<typeof Pagination> {
   const totalPages = Math.ceil(total / limit)

@@ -53,7 +53,7 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<Fasti
 }
 
 /** The JSON body of a response, typed loosely for assertions. */
-export function json<T = Record<string, any>> (response: LightMyRequestResponse): T { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function json<T = Record<string, any>> (response: LightMyRequestResponse): T {
   return JSON.parse(response.body) as T
 }
 

@@ -88,7 +88,8 @@ async function main (): Promise<number> {
   const code = await new Promise<number>(resolve => {
     const child = spawn(path.resolve('node_modules/.bin/tap'), process.argv.slice(2), {
       stdio: 'inherit',
-      env: { ...process.env, TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
+      // TAP_TIMEOUT bounds the runner's own root test (default 30 s, shorter than the suite); each file has `timeout`.
+      env: { ...process.env, TAP_TIMEOUT: '1800', TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
     })
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal != null ? 1 : 0)))
   })
@@ -105,7 +106,8 @@ async function main (): Promise<number> {
 
   const { passed, failed, skipped } = await countResults()
   console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`)
-  return code !== 0 || failed > 0 ? 1 : 0
+  // No test at all is a broken run, not a green one.
+  return code !== 0 || failed > 0 || passed === 0 ? 1 : 0
 }
 
 process.exitCode = await main()

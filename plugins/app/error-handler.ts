@@ -81,9 +81,20 @@ const FASTIFY_CODES: Record<string, Mapped> = {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad request', 401: 'Authentication required', 403: 'Forbidden', 404: 'Not found', 405: 'Method not allowed',
-  406: 'Not acceptable', 408: 'Request timeout', 409: 'Conflict', 410: 'Gone', 413: 'Payload too large',
-  415: 'Unsupported media type', 422: 'Unprocessable entity', 423: 'Locked', 429: 'Too many requests'
+  400: 'Bad request',
+  401: 'Authentication required',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  406: 'Not acceptable',
+  408: 'Request timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable entity',
+  423: 'Locked',
+  429: 'Too many requests'
 }
 
 export function mapError (err: FastifyError | HttpError | Error): Mapped {

@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import t from 'tap'
+import { ConfigError, loadConfig } from '../../config.js'
+
+const SECRET_A = 'a'.repeat(32)
+const SECRET_B = 'b'.repeat(32)
+
+async function dataDir (): Promise<string> {
+  return await mkdtemp(path.join(tmpdir(), 'recipes-config-'))
+}
+
+t.test('defaults of decisions.md section 7', async t => {
+  const config = await loadConfig({ DATA_DIR: await dataDir(), JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B })
+  t.equal(config.port, 3000)
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.bffPort, 3001)
+  t.same(config.allowedOrigins, ['http://localhost:3001'])
+  t.same(config.rateLimit, { globalMax: 500, routerMax: 100, authMax: 15, windowMs: 900_000 })
+  t.equal(config.databaseUrl, undefined, 'embedded PostgreSQL by default')
+  t.equal(config.redisUrl, undefined, 'in-process cache by default')
+  t.equal(config.storage.driver, 'local')
+  t.match(config.storage.localDir, /uploads$/)
+  t.equal(config.mail.smtpUrl, undefined, 'emails recorded, not sent')
+  t.equal(config.importAllowPrivateHosts, false)
+  t.equal(config.trustProxy, 'loopback,uniquelocal')
+})
+
+t.test('values are typed and validated', async t => {
+  const config = await loadConfig({
+    DATA_DIR: await dataDir(),
+    JWT_SECRET: SECRET_A,
+    ADMIN_JWT_SECRET: SECRET_B,
+    PORT: '8080',
+    BFF_PORT: '9090',
+    RATE_LIMIT_AUTH_MAX: '3',
+    IMPORT_ALLOW_PRIVATE_HOSTS: 'true',
+    ALLOWED_ORIGINS: 'https://a.example.com, https://b.example.com/',
+    MINIO_ENDPOINT: 'minio.internal',
+    MINIO_ACCESS_KEY: 'ak',
+    MINIO_SECRET_KEY: 'sk',
+    STORAGE_DRIVER: 's3'
+  })
+  t.equal(config.port, 8080)
+  t.equal(config.bffPort, 9090)
+  t.equal(config.rateLimit.authMax, 3)
+  t.equal(config.importAllowPrivateHosts, true)
+  t.same(config.allowedOrigins, ['https://a.example.com', 'https://b.example.com'])
+  t.equal(config.storage.s3?.endPoint, 'minio.internal', 'MINIO_* are aliases of S3_*')
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ NODE_ENV: 'staging' }, /NODE_ENV/],
+    [{ STORAGE_DRIVER: 's3' }, /S3_ENDPOINT/],
+    [{ ALLOWED_ORIGINS: 'not an origin' }, /ALLOWED_ORIGINS/],
+    [{ ADMIN_BOOTSTRAP_EMAIL: 'a@b.co' }, /ADMIN_BOOTSTRAP/],
+    [{ RATE_LIMIT_GLOBAL_MAX: '0' }, /RATE_LIMIT_GLOBAL_MAX/]
+  ]
+  for (const [env, message] of bad) {
+    const err = await loadConfig({ DATA_DIR: await dataDir(), JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B, ...env }).catch(e => e)
+    t.type(err, ConfigError, JSON.stringify(env))
+    t.match(err.message, message)
+    t.notMatch(err.message, /\n/, 'one line')
+  }
+})
+
+t.test('secrets', async t => {
+  const dir = await dataDir()
+  const first = await loadConfig({ DATA_DIR: dir })
+  t.ok(first.jwtSecret.length >= 32, 'generated outside production')
+  t.ok(first.adminJwtSecret.length >= 32)
+  t.not(first.jwtSecret, first.adminJwtSecret)
+  const second = await loadConfig({ DATA_DIR: dir, NODE_ENV: 'development' })
+  t.equal(second.jwtSecret, first.jwtSecret, 'kept in DATA_DIR across restarts')
+  const file = path.join(dir, 'secrets.json')
+  t.equal((await stat(file)).mode & 0o777, 0o600, 'readable by the owner only')
+  t.match(await readFile(file, 'utf8'), first.jwtSecret)
+
+  const refuse = async (env: Record<string, string>, message: RegExp) => {
+    const err = await loadConfig({ DATA_DIR: await dataDir(), ...env }).catch(e => e)
+    t.type(err, ConfigError)
+    t.match(err.message, message)
+  }
+  await refuse({ NODE_ENV: 'production' }, /JWT_SECRET is required in production/)
+  await refuse({ NODE_ENV: 'production', JWT_SECRET: SECRET_A }, /ADMIN_JWT_SECRET is required in production/)
+  await refuse({ NODE_ENV: 'production', JWT_SECRET: 'short', ADMIN_JWT_SECRET: SECRET_B }, /JWT_SECRET must be at least 32 characters/)
+  await refuse({ JWT_SECRET: 'short' }, /at least 32/)
+  await refuse({ NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_A }, /must differ/)
+  await refuse({ JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_A }, /must differ/)
+  const production = await loadConfig({ DATA_DIR: await dataDir(), NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B })
+  t.equal(production.jwtSecret, SECRET_A)
+})
