@@ -8,7 +8,8 @@ import { Parser, type Result } from 'tap-parser'
 import { databaseUrl, dropDatabase, withConnection } from '../db/admin.js'
 import { startEmbeddedPostgres } from '../db/embedded.js'
 import { runMigrations } from '../db/migrator.js'
-import { TEST_DATABASE_PREFIX } from './setup/database.js'
+// Not ./setup/database.js: it imports tap, whose root test would start (and time out) in this process.
+import { TEST_DATABASE_PREFIX } from './setup/names.js'
 
 const log = { info: (msg: string) => console.log(`# ${msg}`), warn: (msg: string) => console.warn(`# ${msg}`) }
 const RESULTS_DIR = '.tap/test-results'
@@ -88,8 +89,7 @@ async function main (): Promise<number> {
   const code = await new Promise<number>(resolve => {
     const child = spawn(path.resolve('node_modules/.bin/tap'), process.argv.slice(2), {
       stdio: 'inherit',
-      // TAP_TIMEOUT bounds the runner's own root test (default 30 s, shorter than the suite); each file has `timeout`.
-      env: { ...process.env, TAP_TIMEOUT: '1800', TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
+      env: { ...process.env, TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
     })
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal != null ? 1 : 0)))
   })

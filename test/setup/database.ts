@@ -2,8 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import tap from 'tap'
 import { databaseUrl, dropDatabase, withConnection } from '../../db/admin.js'
-
-export const TEST_DATABASE_PREFIX = 'rp_test_'
+import { TEST_DATABASE_PREFIX } from './names.js'
 
 let current: Promise<string> | undefined
 

@@ -1,0 +1,20 @@
+# syntax=docker/dockerfile:1
+FROM node:24-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:24-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./
+COPY db/migrations ./db/migrations
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000 3001
+# node is PID 1's child of nothing: it receives SIGTERM directly and shuts down gracefully.
+CMD ["node", "server.js"]

@@ -1,0 +1,17 @@
+// `npm run openapi:export [file]`: writes the OpenAPI document without starting a server or a database.
+import { writeFile } from 'node:fs/promises'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
+import app from '../app.js'
+import { loadConfig } from '../config.js'
+import { serverOptions } from '../server-options.js'
+
+const config = await loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://unused@127.0.0.1:1/unused' })
+const instance = Fastify(serverOptions(config))
+await instance.register(fp(app), { config })
+await instance.ready()
+const document = JSON.stringify(instance.swagger(), null, 2)
+await instance.close()
+const out = process.argv[2]
+if (out == null) console.log(document)
+else await writeFile(out, document + '\n')
