@@ -139,7 +139,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
 
   let env: Env
   try {
-    env = envSchema<Env>({ schema: EnvSchema, data: merged, dotenv: false })
+    env = envSchema<Env>({ schema: EnvSchema, data: merged, env: false, dotenv: false })
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ${firstError(err)}`)
   }

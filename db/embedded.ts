@@ -60,12 +60,26 @@ async function clearStalePostmaster (dir: string, log: Logger): Promise<void> {
   await rm(pidFile, { force: true })
 }
 
+/**
+ * As root, PostgreSQL runs as the system user `postgres`, which must be able to walk down to DATA_DIR (a checkout
+ * under /root or a mktemp folder is 0700). Adds the execute-only bit where it is missing: no listing, just passage.
+ */
+async function makeTraversable (dataDir: string, log: Logger): Promise<void> {
+  for (let dir = path.resolve(dataDir); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir)
+    if ((mode & 0o001) === 0) {
+      if (dir !== path.resolve(dataDir)) log.warn(`adding o+x to ${dir} so the embedded PostgreSQL can reach ${dataDir}`)
+      await chmod(dir, mode | 0o011)
+    }
+    if (path.dirname(dir) === dir) return
+  }
+}
+
 export async function startEmbeddedPostgres (dataDir: string, log: Logger, database = 'recipes'): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, 'pg')
   const asRoot = process.getuid?.() === 0
   await mkdir(dataDir, { recursive: true })
-  // As root, PostgreSQL runs as the system user `postgres`, which must be able to traverse into DATA_DIR.
-  if (asRoot) await chmod(dataDir, (await stat(dataDir)).mode | 0o711)
+  if (asRoot) await makeTraversable(dataDir, log)
   const password = await devSecret(dataDir, 'postgresPassword', () => randomBytes(24).toString('base64url'))
   const port = await freePort()
   const pg = new EmbeddedPostgres({
