@@ -29,6 +29,8 @@ const EnvSchema = Type.Object({
   ADMIN_BOOTSTRAP_USERNAME: Type.Optional(Type.String({ minLength: 3 })),
   ADMIN_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** JSON: { "<provider>": { "issuer": "...", "audience": "...", "jwksUrl": "..." } } */
+  OAUTH_PROVIDERS: Type.Optional(Type.String()),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Recipes <no-reply@localhost>' }),
   STORAGE_DRIVER: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
@@ -73,6 +75,7 @@ export interface Config {
   rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number }
   adminBootstrap?: { email: string, username: string, password: string }
   publicUrl: string
+  oauthProviders: Record<string, OAuthProvider>
   mail: { smtpUrl?: string, from: string }
   storage: {
     driver: 'local' | 's3'
@@ -85,6 +88,8 @@ export interface Config {
   vapid: { publicKey?: string, privateKey?: string, subject: string }
   logLevel: Env['LOG_LEVEL']
 }
+
+export interface OAuthProvider { issuer: string, audience: string, jwksUrl: string }
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -177,6 +182,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
   }
 
   return {
+    oauthProviders: parseOAuthProviders(env.OAUTH_PROVIDERS),
     nodeEnv: env.NODE_ENV,
     isProduction,
     port: env.PORT,
@@ -208,6 +214,29 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     logLevel: env.LOG_LEVEL
   }
+}
+
+function parseOAuthProviders (raw: string | undefined): Record<string, OAuthProvider> {
+  if (raw == null) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    throw new ConfigError('Invalid configuration: OAUTH_PROVIDERS must be JSON')
+  }
+  if (parsed == null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('Invalid configuration: OAUTH_PROVIDERS must be an object of providers')
+  }
+  const providers: Record<string, OAuthProvider> = {}
+  for (const [name, value] of Object.entries(parsed as Record<string, Partial<OAuthProvider>>)) {
+    const { issuer, audience, jwksUrl } = value ?? {}
+    if (!/^[a-z0-9_-]{1,40}$/.test(name) || typeof issuer !== 'string' || typeof audience !== 'string' ||
+      typeof jwksUrl !== 'string' || !/^https?:\/\//.test(jwksUrl)) {
+      throw new ConfigError(`Invalid configuration: OAUTH_PROVIDERS.${name} needs issuer, audience and an http(s) jwksUrl`)
+    }
+    providers[name] = { issuer, audience, jwksUrl }
+  }
+  return providers
 }
 
 async function resolveSecrets (env: Env, isProduction: boolean, dataDir: string): Promise<{ jwtSecret: string, adminJwtSecret: string }> {

@@ -16,8 +16,10 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["x-admin-token"]',
   'res.headers["set-cookie"]',
-  ...['password', 'currentPassword', 'newPassword', 'token', 'idToken', 'code', 'totpCode', 'backupCode', 'secret']
-    .flatMap(field => [field, `*.${field}`])
+  ...['password', 'currentPassword', 'newPassword', 'token', 'idToken', 'totpCode', 'backupCode', 'secret']
+    .flatMap(field => [field, `*.${field}`]),
+  // `code` only where it is a one-time code: error objects carry a `code` (EADDRINUSE...) worth keeping.
+  'code', 'body.code', 'req.body.code'
 ]
 
 const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi

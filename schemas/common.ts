@@ -27,8 +27,10 @@ export const Pagination = Type.Object({
 export const SHARED_SCHEMAS = [ErrorResponse, EnvelopeError, Pagination]
 
 /** A `$ref` to a registered schema that keeps its static type. */
-export function ref<T extends TSchema & { $id: string }> (schema: T) {
-  return Type.Unsafe<Static<T>>({ $ref: schema.$id })
+export function ref<T extends TSchema> (schema: T) {
+  const { $id } = schema as { $id?: string }
+  if ($id == null) throw new Error('ref() needs a schema with an $id')
+  return Type.Unsafe<Static<T>>({ $ref: $id })
 }
 
 export const PaginationQuery = Type.Object({
@@ -44,3 +46,11 @@ export function pagination (page: number, limit: number, total: number): Static<
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque CUID identifier' })
 export const DateTime = Type.String({ format: 'date-time' })
 export const Message = Type.Object({ message: Type.String() })
+
+/** The shared error body, by reference (documents 4xx responses a route can give). */
+export const ErrorRef = ref(ErrorResponse)
+
+/** A string from a fixed list (`enum`, so validation errors list the allowed values). */
+export function StringEnum<const T extends readonly string[]> (values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+}

@@ -38,6 +38,10 @@ export async function testConfig (env: Record<string, string | undefined> = {}):
     JWT_SECRET,
     ADMIN_JWT_SECRET,
     LOG_LEVEL: 'silent',
+    // Tests make many requests from one address; the rate-limit tests set their own small limits.
+    RATE_LIMIT_AUTH_MAX: '100000',
+    RATE_LIMIT_ROUTER_MAX: '100000',
+    RATE_LIMIT_GLOBAL_MAX: '100000',
     ...env
   })
 }
@@ -67,3 +71,21 @@ export function expectValidationError (t: Test, response: LightMyRequestResponse
 
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'
+
+export interface TestUser { id: string, username: string, email: string, password: string, token: string }
+
+let userCount = 0
+
+/** Registers a user through the API (the real flow, bcrypt included). */
+export async function registerUser (app: FastifyInstance, fields: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> = {}): Promise<TestUser> {
+  const n = ++userCount
+  const username = fields.username ?? `user${process.pid}x${n}`
+  const email = fields.email ?? `${username.toLowerCase()}@example.com`
+  const password = fields.password ?? 'Sup3rSecret!'
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, email, password } })
+  if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`)
+  const body = JSON.parse(res.body)
+  return { id: body.user.id, username, email, password, token: body.token }
+}
+
+export const bearer = (user: { token?: unknown }) => ({ authorization: `Bearer ${String(user.token)}` })

@@ -1,2 +1,3 @@
 export * from './users.js'
 export * from './recipes.js'
+export * from './mail.js'

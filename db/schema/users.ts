@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 
 export const users = pgTable('users', {
@@ -30,6 +30,8 @@ export const users = pgTable('users', {
   banReason: text('ban_reason'),
   lastLoginAt: timestamptz('last_login_at'),
   emailPreferences: jsonb('email_preferences').$type<Record<string, unknown>>().notNull().default({}),
+  /** Subscription plan key (`free`, `premium`, `family`); changed by admins. */
+  planId: text('plan_id').notNull().default('free'),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, t => [
@@ -39,3 +41,30 @@ export const users = pgTable('users', {
   index('users_username_trgm_idx').using('gin', t.usernameKey.op('gin_trgm_ops')),
   index('users_updated_at_idx').on(t.updatedAt)
 ])
+
+export const follows = pgTable('follows', {
+  followerId: text('follower_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  followingId: text('following_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt()
+}, t => [
+  primaryKey({ columns: [t.followerId, t.followingId] }),
+  index('follows_following_idx').on(t.followingId, t.createdAt),
+  index('follows_follower_created_idx').on(t.followerId, t.createdAt),
+  check('follows_not_self', sql`${t.followerId} <> ${t.followingId}`)
+])
+
+export const DIGEST_FREQUENCIES = ['none', 'daily', 'weekly'] as const
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+
+export const notificationSettings = pgTable('notification_settings', {
+  userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  emailLikes: boolean('email_likes').notNull().default(true),
+  emailComments: boolean('email_comments').notNull().default(true),
+  digestFrequency: text('digest_frequency').$type<typeof DIGEST_FREQUENCIES[number]>().notNull().default('weekly'),
+  digestDay: text('digest_day').$type<typeof WEEKDAYS[number]>().notNull().default('monday'),
+  digestTime: text('digest_time').notNull().default('09:00'),
+  digestTimezone: text('digest_timezone').notNull().default('UTC'),
+  /** Other keys clients send are kept and returned (interface.md: "other body keys are passed through"). */
+  extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: updatedAt()
+})

@@ -10,6 +10,8 @@ export interface Cache {
   /** Sets the key only if it is absent; true when this call set it (dedupe, once-only work). */
   add: (key: string, value: unknown, ttlSeconds: number) => Promise<boolean>
   del: (key: string) => Promise<void>
+  /** Reads and deletes in one step: a one-time value is handed out once, even to concurrent callers. */
+  take: <T = unknown>(key: string) => Promise<T | undefined>
   ping: () => Promise<void>
 }
 
@@ -33,6 +35,11 @@ export function memoryCache (max = 50_000): Cache {
       return true
     },
     del: async key => { lru.delete(key) },
+    take: async <T>(key: string) => {
+      const entry = lru.get(key)
+      lru.delete(key)
+      return entry?.value as T | undefined
+    },
     ping: async () => {}
   }
 }
@@ -47,6 +54,10 @@ export function redisCache (redis: Redis): Cache {
     set: async (key, value, ttl) => { await redis.set(key, JSON.stringify(value), 'EX', Math.max(1, Math.ceil(ttl))) },
     add: async (key, value, ttl) => (await redis.set(key, JSON.stringify(value), 'EX', Math.max(1, Math.ceil(ttl)), 'NX')) === 'OK',
     del: async key => { await redis.del(key) },
+    take: async <T>(key: string) => {
+      const raw = await redis.getdel(key)
+      return raw == null ? undefined : JSON.parse(raw) as T
+    },
     ping: async () => { await redis.ping() }
   }
 }

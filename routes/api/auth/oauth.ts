@@ -1,0 +1,40 @@
+// External sign-in: ID tokens verified against the provider's published key set (issuer, audience, expiry).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { ErrorRef } from '../../../schemas/common.js'
+import { OAuthBody, OAuthCodeResponse, OAuthExchangeBody, OAuthExchangeResponse, SessionResponse } from '../../../schemas/auth.js'
+
+const oauth: FastifyPluginAsyncTypebox = async fastify => {
+  fastify.post('/oauth', {
+    schema: {
+      summary: 'Sign in with an identity provider',
+      description: 'Creates the account on first sign-in (random password, username derived from the email).',
+      body: OAuthBody,
+      response: { 200: SessionResponse, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef }
+    }
+  }, async request => {
+    const userId = await fastify.accounts.externalSignIn(request.body.provider, request.body.idToken)
+    return { message: 'Login successful', ...(await fastify.accounts.session(userId)) }
+  })
+
+  fastify.post('/oauth/code', {
+    schema: {
+      summary: 'Sign in with an identity provider and get a one-time code',
+      description: 'For browser redirects: the code (60 s, single use) goes in the redirect instead of a token.',
+      body: OAuthBody,
+      response: { 200: OAuthCodeResponse, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef }
+    }
+  }, async request => {
+    const userId = await fastify.accounts.externalSignIn(request.body.provider, request.body.idToken)
+    return await fastify.accounts.issueCode(userId)
+  })
+
+  fastify.post('/oauth/exchange', {
+    schema: {
+      summary: 'Exchange a one-time code for a session',
+      body: OAuthExchangeBody,
+      response: { 200: OAuthExchangeResponse, 400: ErrorRef }
+    }
+  }, async request => await fastify.accounts.exchangeCode(request.body.code))
+}
+
+export default oauth

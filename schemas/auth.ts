@@ -1,0 +1,43 @@
+import { Type } from 'typebox'
+import { ref } from './common.js'
+import { USERNAME_PATTERN } from '../lib/identity.js'
+import { UserSelf } from './users.js'
+
+const Password = Type.String({ minLength: 1, maxLength: 200, description: 'At least 8 characters with an uppercase letter, a lowercase letter and a digit' })
+
+export const RegisterBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  username: Type.String({ pattern: USERNAME_PATTERN, description: '3-30 of A-Z a-z 0-9 _ . -' }),
+  password: Password,
+  firstName: Type.Optional(Type.String({ maxLength: 100 })),
+  lastName: Type.Optional(Type.String({ maxLength: 100 }))
+})
+
+export const LoginBody = Type.Object({
+  identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Email address or username' })),
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Accepted in place of identifier' })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Accepted in place of identifier' })),
+  password: Type.String({ minLength: 1, maxLength: 200 })
+})
+
+export const SessionResponse = Type.Object({
+  message: Type.String(),
+  user: ref(UserSelf),
+  token: Type.String({ description: 'Bearer token, valid 24 hours' })
+})
+
+export const TokenResponse = Type.Object({ token: Type.String(), expiresIn: Type.Integer({ description: 'Seconds' }) })
+
+export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Password })
+export const ChangePasswordResponse = Type.Object({ message: Type.String(), token: Type.String({ description: 'A fresh token: older ones stop working' }) })
+
+export const ForgotPasswordBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) })
+export const ResetPasswordBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password })
+
+export const OAuthBody = Type.Object({
+  provider: Type.String({ minLength: 1, maxLength: 40 }),
+  idToken: Type.String({ minLength: 1, maxLength: 16_384, description: 'ID token issued by the provider' })
+})
+export const OAuthCodeResponse = Type.Object({ code: Type.String(), expiresIn: Type.Integer({ description: 'Seconds; the code works once' }) })
+export const OAuthExchangeBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) })
+export const OAuthExchangeResponse = Type.Object({ user: ref(UserSelf), token: Type.String() })

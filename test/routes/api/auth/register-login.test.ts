@@ -1,0 +1,177 @@
+import t from 'tap'
+import { bearer, build, expectValidationError, json, registerUser } from '../../../helper.js'
+
+const DUPLICATE = 'An account with these details already exists'
+
+t.test('register', async t => {
+  const app = await build(t)
+
+  t.test('201 with the user and a working token', async t => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'Ada@Example.COM', username: 'Ada_L', password: 'Analytical1', firstName: 'Ada', lastName: 'Lovelace' }
+    })
+    t.equal(res.statusCode, 201)
+    const body = json(res)
+    t.equal(body.message, 'Registration successful')
+    t.equal(body.user.email, 'ada@example.com', 'email lower-cased')
+    t.equal(body.user.username, 'Ada_L')
+    t.equal(body.user.firstName, 'Ada')
+    t.equal(body.user.plan, 'free')
+    t.notOk('password' in body.user, 'no password hash in the response')
+    t.notMatch(res.body, /\$2[aby]\$/, 'no bcrypt hash anywhere')
+    const me = await app.inject({ url: '/api/auth/me', headers: bearer(body) })
+    t.equal(me.statusCode, 200)
+    t.equal(json(me).user.id, body.user.id)
+    const [row] = await app.sql`select password from users where id = ${body.user.id}`
+    t.match(row.password, /^\$2b\$12\$/, 'bcrypt, cost 12')
+  })
+
+  t.test('validation', async t => {
+    const ok = { email: 'v@example.com', username: 'valid_user', password: 'Passw0rdOk' }
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...ok, email: 'not-an-email' } }), 'email')
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...ok, username: 'ab' } }), 'username')
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...ok, username: 'has space' } }), 'username')
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...ok, username: 'evil\u202Eadmin' } }), 'username')
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: ok.email, password: ok.password } }), 'username')
+    for (const [password, rule] of [['Sh0rt', '8 characters'], ['alllower1', 'uppercase'], ['ALLUPPER1', 'lowercase'], ['NoDigitsHere', 'digit']]) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...ok, password } })
+      expectValidationError(t, res, 'password')
+      t.ok(json(res).details.some((d: string) => d.includes(rule)), `${password}: ${rule}`)
+    }
+  })
+
+  t.test('duplicate email or username: the same 409, whichever exists', async t => {
+    await registerUser(app, { username: 'taken_name', email: 'taken@example.com' })
+    const byEmail = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'TAKEN@example.com', username: 'other_name', password: 'Passw0rdOk' } })
+    const byName = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'other@example.com', username: 'Taken_Name', password: 'Passw0rdOk' } })
+    t.equal(byEmail.statusCode, 409)
+    t.equal(byName.statusCode, 409)
+    t.same(json(byEmail), { error: DUPLICATE })
+    t.same(json(byName), { error: DUPLICATE })
+    const fullwidth = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'fw@example.com', username: 'ｔａｋｅｎ_name', password: 'Passw0rdOk' } })
+    t.equal(fullwidth.statusCode, 400, 'non-ASCII lookalikes are not valid usernames')
+    const reserved = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'p@example.com', username: 'profile', password: 'Passw0rdOk' } })
+    t.equal(reserved.statusCode, 409, 'route names are reserved')
+  })
+
+  t.test('server-owned fields in the body are ignored', async t => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'mass@example.com', username: 'mass_assign', password: 'Passw0rdOk', verified: true, active: false, planId: 'premium', role: 'admin', id: 'chosen-id', passwordChangedAt: '2000-01-01T00:00:00Z' }
+    })
+    t.equal(res.statusCode, 201)
+    const [row] = await app.sql`select id, verified, active, plan_id, password_changed_at from users where username = 'mass_assign'`
+    t.not(row.id, 'chosen-id')
+    t.equal(row.verified, false)
+    t.equal(row.active, true)
+    t.equal(row.plan_id, 'free')
+    t.equal(row.password_changed_at, null)
+  })
+
+  t.test('10 simultaneous registrations of one username: exactly one succeeds', async t => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => app.inject({
+      method: 'POST', url: '/api/auth/register', payload: { email: `race${i}@example.com`, username: 'racer', password: 'Passw0rdOk' }
+    })))
+    const codes = results.map(r => r.statusCode).sort()
+    t.same(codes, [201, ...Array(9).fill(409)])
+    for (const r of results.filter(r => r.statusCode === 409)) t.same(json(r), { error: DUPLICATE })
+    const [{ n }] = await app.sql`select count(*)::int as n from users where username_key = 'racer'`
+    t.equal(n, 1)
+  })
+})
+
+t.test('login', async t => {
+  const app = await build(t)
+  const user = await registerUser(app, { username: 'Grace', email: 'grace@example.com', password: 'C0mpilers!' })
+  const login = async (payload: Record<string, unknown>) => await app.inject({ method: 'POST', url: '/api/auth/login', payload })
+
+  t.test('by username (any case), email, or the email/username fields', async t => {
+    for (const payload of [
+      { identifier: 'grace', password: user.password },
+      { identifier: 'GRACE', password: user.password },
+      { identifier: 'Grace@Example.com', password: user.password },
+      { email: 'grace@example.com', password: user.password },
+      { username: 'Grace', password: user.password }
+    ]) {
+      const res = await login(payload)
+      t.equal(res.statusCode, 200, JSON.stringify(payload))
+      const body = json(res)
+      t.equal(body.message, 'Login successful')
+      t.equal(body.user.id, user.id)
+      t.equal(body.user.email, 'grace@example.com')
+      t.type(body.token, 'string')
+    }
+  })
+
+  t.test('wrong password and unknown user: same 401, similar time', async t => {
+    const wrong = await login({ identifier: 'grace', password: 'nope' })
+    const unknown = await login({ identifier: 'nobody-here', password: 'nope' })
+    t.equal(wrong.statusCode, 401)
+    t.equal(unknown.statusCode, 401)
+    t.same(json(wrong), { error: 'Invalid credentials' })
+    t.same(json(unknown), json(wrong))
+    // Both paths run one bcrypt comparison; without it the unknown-user path would be ~100x faster.
+    const time = async (identifier: string) => {
+      const start = process.hrtime.bigint()
+      await login({ identifier, password: 'nope' })
+      return Number(process.hrtime.bigint() - start) / 1e6
+    }
+    const known = Math.min(await time('grace'), await time('grace'))
+    const missing = Math.min(await time('ghost'), await time('ghost'))
+    t.ok(missing > known * 0.5, `unknown user ${missing.toFixed(0)} ms vs wrong password ${known.toFixed(0)} ms`)
+    await app.sql`update users set failed_login_attempts = 0, locked_at = null where id = ${user.id}`
+  })
+
+  t.test('validation', async t => {
+    expectValidationError(t, await login({ identifier: 'grace' }), 'password')
+    expectValidationError(t, await login({ password: 'x' }), 'identifier')
+  })
+
+  t.test('lockout after 5 failures, expiring by itself', async t => {
+    const victim = await registerUser(app, { password: 'R1ghtPassword' })
+    for (let i = 1; i <= 5; i++) t.equal((await login({ identifier: victim.username, password: 'bad' })).statusCode, 401, `failure ${i}`)
+    const locked = await login({ identifier: victim.username, password: victim.password })
+    t.equal(locked.statusCode, 423, 'even the right password is refused while locked')
+    const body = json(locked)
+    t.equal(body.error, 'Account temporarily locked')
+    t.ok(body.retryAfter > 840 && body.retryAfter <= 900, `retryAfter ${body.retryAfter}`)
+    t.equal(locked.headers['retry-after'], String(body.retryAfter))
+
+    await app.sql`update users set locked_at = now() - interval '16 minutes' where id = ${victim.id}`
+    t.equal((await login({ identifier: victim.username, password: victim.password })).statusCode, 200, 'the lock expired')
+
+    for (let i = 0; i < 4; i++) await login({ identifier: victim.username, password: 'bad' })
+    t.equal((await login({ identifier: victim.username, password: victim.password })).statusCode, 200)
+    for (let i = 0; i < 4; i++) await login({ identifier: victim.username, password: 'bad' })
+    t.equal((await login({ identifier: victim.username, password: victim.password })).statusCode, 200, 'a success resets the count')
+  })
+
+  t.test('deactivated and banned accounts', async t => {
+    const inactive = await registerUser(app)
+    const banned = await registerUser(app)
+    await app.sql`update users set active = false where id = ${inactive.id}`
+    await app.sql`update users set banned_at = now() where id = ${banned.id}`
+    const a = await login({ identifier: inactive.username, password: inactive.password })
+    t.equal(a.statusCode, 403)
+    t.same(json(a), { error: 'Account is deactivated' })
+    const b = await login({ identifier: banned.username, password: banned.password })
+    t.equal(b.statusCode, 403)
+    t.same(json(b), { error: 'Account is banned' })
+    t.equal((await login({ identifier: banned.username, password: 'wrong' })).statusCode, 401, 'status not revealed without the password')
+  })
+})
+
+t.test('the auth limiter applies to credential routes from every address', async t => {
+  const app = await build(t, { env: { RATE_LIMIT_AUTH_MAX: '3' } })
+  for (let i = 0; i < 3; i++) {
+    t.equal((await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '127.0.0.1', payload: { identifier: 'x', password: 'y' } })).statusCode, 401)
+  }
+  const limited = await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '127.0.0.1', payload: { identifier: 'x', password: 'y' } })
+  t.equal(limited.statusCode, 429)
+  t.equal(json(limited).error, 'Too many requests')
+  t.equal((await app.inject({ method: 'POST', url: '/api/auth/register', remoteAddress: '127.0.0.1', payload: {} })).statusCode, 429, 'shared across auth routes')
+  t.equal((await app.inject({ method: 'POST', url: '/api/auth/forgot-password', remoteAddress: '127.0.0.1', payload: { email: 'a@b.co' } })).statusCode, 429)
+})

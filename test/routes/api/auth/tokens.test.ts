@@ -1,0 +1,136 @@
+import { SignJWT } from 'jose'
+import t from 'tap'
+import { bearer, build, json, registerUser, type TestUser } from '../../../helper.js'
+
+const key = (secret: string) => new TextEncoder().encode(secret)
+
+t.test('token checks', async t => {
+  const app = await build(t)
+  const user = await registerUser(app)
+  const me = async (headers: Record<string, string>) => await app.inject({ url: '/api/auth/me', headers })
+  const sign = async (payload: Record<string, unknown>, secret = app.config.jwtSecret, exp = Math.floor(Date.now() / 1000) + 3600) =>
+    await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(key(secret))
+
+  t.test('missing or malformed credentials: 401 Authentication required', async t => {
+    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }, { authorization: 'Bearer a b' }] as Array<Record<string, string>>) {
+      const res = await me(headers)
+      t.equal(res.statusCode, 401, JSON.stringify(headers))
+      t.same(json(res), { error: 'Authentication required' })
+    }
+  })
+
+  t.test('forged, expired and foreign tokens: 401 Invalid or expired token', async t => {
+    const claims = { userId: user.id, email: user.email, jti: 'forged-jti' }
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ ...claims, iat: 1, exp: 9999999999 })).toString('base64url')}.`
+    const tokens: Record<string, string> = {
+      'alg none': none,
+      garbage: 'not.a.jwt',
+      'wrong secret': await sign(claims, 'x'.repeat(40)),
+      'admin secret': await sign(claims, app.config.adminJwtSecret),
+      expired: await sign(claims, app.config.jwtSecret, Math.floor(Date.now() / 1000) - 10),
+      'admin-typed': await sign({ ...claims, typ: 'admin' }),
+      'unsubscribe-typed': await sign({ ...claims, typ: 'unsubscribe', aud: 'unsubscribe' }),
+      'unknown user': await sign({ ...claims, userId: 'no-such-user' }),
+      'missing claims': await sign({ userId: user.id }),
+      tampered: user.token.slice(0, -3) + (user.token.endsWith('AAA') ? 'BBB' : 'AAA')
+    }
+    for (const [name, token] of Object.entries(tokens)) {
+      const res = await me({ authorization: `Bearer ${token}` })
+      t.equal(res.statusCode, 401, name)
+      t.same(json(res), { error: 'Invalid or expired token' }, name)
+    }
+    const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setIssuedAt().setExpirationTime('1h').sign(key(app.config.jwtSecret))
+    t.equal((await me({ authorization: `Bearer ${hs512}` })).statusCode, 401, 'verification is pinned to HS256')
+    t.equal((await me(bearer(user))).statusCode, 200, 'the real token still works')
+  })
+
+  t.test('token payload', async t => {
+    const payload = JSON.parse(Buffer.from(user.token.split('.')[1], 'base64url').toString())
+    t.equal(payload.userId, user.id)
+    t.equal(payload.email, user.email)
+    t.type(payload.jti, 'string')
+    t.equal(payload.exp - Math.floor(payload.iat), 86_400, 'valid 24 hours')
+    t.notOk('typ' in payload || 'aud' in payload)
+  })
+})
+
+t.test('refresh rotates, logout revokes', async t => {
+  const app = await build(t)
+  const user = await registerUser(app)
+
+  const refreshed = await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: bearer(user) })
+  t.equal(refreshed.statusCode, 200)
+  const { token, expiresIn } = json(refreshed)
+  t.equal(expiresIn, 86400)
+  t.not(token, user.token)
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401, 'old token revoked')
+  t.equal((await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: bearer(user) })).statusCode, 401, 'and cannot refresh again')
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer({ token }) })).statusCode, 200, 'new token works')
+
+  const out = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer({ token }) })
+  t.equal(out.statusCode, 200)
+  t.same(json(out), { message: 'Logged out' })
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer({ token }) })).statusCode, 401, 'logged-out token refused')
+  t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode, 401, 'logout needs a token')
+})
+
+t.test('a revoked token is refused by every instance sharing Redis', { skip: process.env.REDIS_URL == null ? 'REDIS_URL not set' : false }, async t => {
+  const shared = { CACHE_PREFIX: `test:deny:${process.pid}:${Date.now()}:` }
+  const a = await build(t, { env: shared })
+  const b = await build(t, { env: shared })
+  const user = await registerUser(a)
+  t.equal((await b.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 200)
+  await a.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(user) })
+  t.equal((await b.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401)
+})
+
+t.test('change password', async t => {
+  const app = await build(t)
+  const user = await registerUser(app)
+  const other = await registerUser(app)
+  // A private recipe: its owner sees it in their list (optional auth), anyone else does not.
+  await app.sql`insert into recipes (id, author_id, slug, title, visibility) values ('priv-1', ${user.id}, 'secret-stew', 'Secret stew', 'private')`
+  const ownRecipes = async (u: Pick<TestUser, 'token'>) =>
+    json(await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(u) })).pagination.total
+  t.equal(await ownRecipes(user), 1, 'owner sees the private recipe')
+  t.equal(await ownRecipes(other), 0)
+
+  const change = async (body: Record<string, string>, u: Pick<TestUser, 'token'> = user) =>
+    await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(u), payload: body })
+
+  const wrong = await change({ currentPassword: 'not-it', newPassword: 'N3wPassword!' })
+  t.equal(wrong.statusCode, 400)
+  t.same(json(wrong), { error: 'Current password is incorrect' })
+  const weak = await change({ currentPassword: user.password, newPassword: 'weak' })
+  t.equal(weak.statusCode, 400)
+  t.equal(json(weak).error, 'Validation error')
+
+  const ok = await change({ currentPassword: user.password, newPassword: 'N3wPassword!' })
+  t.equal(ok.statusCode, 200)
+  const fresh = json(ok).token
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401, 'old token fails the strict check')
+  t.equal(await ownRecipes(user), 0, 'old token is anonymous on optional routes')
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer({ token: fresh }) })).statusCode, 200, 'the returned token works')
+  t.equal(await ownRecipes({ token: fresh }), 1)
+
+  const login = async (password: string) => (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: user.username, password } })).statusCode
+  t.equal(await login(user.password), 401, 'old password no longer works')
+  t.equal(await login('N3wPassword!'), 200)
+  t.equal((await change({ currentPassword: 'x', newPassword: 'N3wPassword!' }, { token: 'garbage' })).statusCode, 401)
+})
+
+t.test('deactivated and banned users lose access at once', async t => {
+  const app = await build(t)
+  for (const [label, update] of [['deactivated', 'active = false'], ['banned', 'banned_at = now()']] as const) {
+    const user = await registerUser(app)
+    await app.sql`insert into recipes (id, author_id, slug, title, visibility) values (${'p-' + user.id}, ${user.id}, 's', 'S', 'private')`
+    const recipes = async () => json(await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(user) }))
+    // Prime the optional route's auth cache, then change the account.
+    t.equal((await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(user) })).statusCode, 200)
+    await app.sql.unsafe(`update users set ${update} where id = $1`, [user.id])
+    await app.invalidateAuthState(user.id)
+    t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401, `${label}: strict check refuses`)
+    const anonymous = await recipes()
+    t.ok(anonymous.error === 'User not found' || anonymous.pagination?.total === 0, `${label}: optional check treats the token as anonymous`)
+  }
+})
