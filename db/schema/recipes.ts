@@ -31,6 +31,8 @@ export const recipes = pgTable('recipes', {
   nutrition: jsonb('nutrition').$type<Record<string, unknown>>(),
   imageUrl: text('image_url'),
   sourceUrl: text('source_url'),
+  /** Lower-cased ingredient lines, maintained on write: what ingredient search matches (trigram-indexed). */
+  ingredientsText: text('ingredients_text').notNull().default(''),
   // Counters kept exact in the same transaction as the rows they count, so lists never aggregate per request.
   likeCount: integer('like_count').notNull().default(0),
   commentCount: integer('comment_count').notNull().default(0),
@@ -42,6 +44,11 @@ export const recipes = pgTable('recipes', {
   uniqueIndex('recipes_author_slug_key').on(t.authorId, t.slug),
   index('recipes_created_at_idx').on(t.createdAt),
   index('recipes_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
+  index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')),
+  index('recipes_author_created_idx').on(t.authorId, t.createdAt),
+  // The public listing: published, listed moderation status, public visibility.
+  index('recipes_listed_idx').on(t.createdAt).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
+  index('recipes_like_count_idx').on(t.likeCount),
   check('recipes_type_check', sql`${t.type} in (${oneOf(RECIPE_TYPES)})`),
   check('recipes_difficulty_check', sql`${t.difficulty} in (${oneOf(DIFFICULTIES)})`),
   check('recipes_visibility_check', sql`${t.visibility} in (${oneOf(VISIBILITIES)})`),
@@ -65,4 +72,49 @@ export const recipeTags = pgTable('recipe_tags', {
 }, t => [
   primaryKey({ columns: [t.recipeId, t.tagId] }),
   index('recipe_tags_tag_idx').on(t.tagId)
+])
+
+/** Who may see a `custom` recipe besides its author. */
+export const recipeAudience = pgTable('recipe_audience', {
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' })
+}, t => [
+  primaryKey({ columns: [t.recipeId, t.userId] }),
+  index('recipe_audience_user_idx').on(t.userId)
+])
+
+/** The previous version of a recipe, kept on every update. */
+export const recipeRevisions = pgTable('recipe_revisions', {
+  id: id(),
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull(),
+  snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
+  editorId: text('editor_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt()
+}, t => [
+  uniqueIndex('recipe_revisions_version_key').on(t.recipeId, t.version)
+])
+
+export const likes = pgTable('likes', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  createdAt: createdAt()
+}, t => [primaryKey({ columns: [t.userId, t.recipeId] }), index('likes_recipe_idx').on(t.recipeId)])
+
+export const bookmarks = pgTable('bookmarks', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  createdAt: createdAt()
+}, t => [primaryKey({ columns: [t.userId, t.recipeId] }), index('bookmarks_recipe_idx').on(t.recipeId)])
+
+export const ratings = pgTable('ratings', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  rating: integer('rating').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, t => [
+  primaryKey({ columns: [t.userId, t.recipeId] }),
+  index('ratings_recipe_idx').on(t.recipeId),
+  check('ratings_range', sql`${t.rating} between 1 and 5`)
 ])

@@ -6,8 +6,7 @@ export const LISTED_MODERATION = ['approved', 'pending']
 
 /**
  * `r` is the recipes alias. The author sees everything of theirs; others see published, non-hidden recipes that
- * are public, or `friends` when author and viewer follow each other. (`custom` audiences arrive with the recipes
- * issue; until then a custom recipe is visible to its author only.)
+ * are public, `friends` when author and viewer follow each other, or `custom` when the viewer is in its audience.
  */
 export function recipeVisibleTo (sql: postgres.Sql, viewerId: string | null | undefined): postgres.PendingQuery<postgres.Row[]> {
   if (viewerId == null) {
@@ -18,5 +17,12 @@ export function recipeVisibleTo (sql: postgres.Sql, viewerId: string | null | un
     or (r.visibility = 'friends'
       and exists (select 1 from follows fa where fa.follower_id = ${viewerId} and fa.following_id = r.author_id)
       and exists (select 1 from follows fb where fb.follower_id = r.author_id and fb.following_id = ${viewerId}))
+    or (r.visibility = 'custom'
+      and exists (select 1 from recipe_audience ra where ra.recipe_id = r.id and ra.user_id = ${viewerId}))
   )))`
+}
+
+/** What lists, search, tags, popular and aggregates show: published, public, not hidden by moderation. */
+export function recipeListed (sql: postgres.Sql): postgres.PendingQuery<postgres.Row[]> {
+  return sql`(r.published and r.visibility = 'public' and r.moderation_status in ('approved', 'pending'))`
 }
