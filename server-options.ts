@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { Server } from 'node:http'
 import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServerOptions } from 'fastify'
+import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 
@@ -62,6 +63,18 @@ export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = proces
   }
 }
 
+const ajvCompilers = AjvCompiler()
+
+/**
+ * Query strings and params are text, so they are coerced (`?limit=5`, a single `?tag=x` as an array). JSON bodies
+ * carry real types: they are validated without coercion, so `"ingredients": "flour"` is an error, not `["flour"]`.
+ */
+const buildValidator = (externalSchemas: unknown, ajvOptions: { customOptions?: Record<string, unknown>, plugins?: unknown[] }) => {
+  const lenient = ajvCompilers(externalSchemas as never, ajvOptions as never)
+  const strict = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never)
+  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : lenient)(route as never)
+}
+
 export type ServerOptions = FastifyHttpOptions<Server, FastifyBaseLogger>
 
 /** `loggerInstance` replaces the logger options (server.ts shares one pino instance between its two servers). */
@@ -81,6 +94,7 @@ export function serverOptions (config: Config, overrides: Partial<ServerOptions>
         allErrors: true
       }
     },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     connectionTimeout: 30_000,

@@ -89,3 +89,15 @@ export async function registerUser (app: FastifyInstance, fields: Partial<Pick<T
 }
 
 export const bearer = (user: { token?: unknown }) => ({ authorization: `Bearer ${String(user.token)}` })
+
+/** Creates a recipe through the API as `user` and returns it. */
+export async function createRecipe (app: FastifyInstance, user: { token: string }, fields: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/recipes',
+    headers: { authorization: `Bearer ${user.token}` },
+    payload: { title: 'Test recipe', ingredients: ['1 cup flour'], ...fields }
+  })
+  if (res.statusCode !== 201) throw new Error(`recipe creation failed: ${res.statusCode} ${res.body}`)
+  return JSON.parse(res.body).recipe
+}

@@ -47,8 +47,8 @@ export const recipes = pgTable('recipes', {
   index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')),
   index('recipes_author_created_idx').on(t.authorId, t.createdAt),
   // The public listing: published, listed moderation status, public visibility.
-  index('recipes_listed_idx').on(t.createdAt).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
-  index('recipes_like_count_idx').on(t.likeCount),
+  index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
+  index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
   check('recipes_type_check', sql`${t.type} in (${oneOf(RECIPE_TYPES)})`),
   check('recipes_difficulty_check', sql`${t.difficulty} in (${oneOf(DIFFICULTIES)})`),
   check('recipes_visibility_check', sql`${t.visibility} in (${oneOf(VISIBILITIES)})`),

@@ -114,11 +114,12 @@ export function createRecipesRepository (fastify: FastifyInstance) {
 
   const orderBy = (sort: RecipeSort) => {
     switch (sort) {
-      case 'oldest': return sql`r.created_at asc, r.id`
-      case 'popular': return sql`r.like_count desc, r.created_at desc, r.id`
+      // Tie-breakers run in the same direction as the main key, so the listing indexes serve the order directly.
+      case 'oldest': return sql`r.created_at asc, r.id asc`
+      case 'popular': return sql`r.like_count desc, r.created_at desc, r.id desc`
       case 'rating': return sql`(case when r.rating_count = 0 then 0 else r.rating_sum::numeric / r.rating_count end) desc, r.rating_count desc, r.id`
       case 'title': return sql`lower(r.title) asc, r.id`
-      default: return sql`r.created_at desc, r.id`
+      default: return sql`r.created_at desc, r.id desc`
     }
   }
 
@@ -126,7 +127,8 @@ export function createRecipesRepository (fastify: FastifyInstance) {
     const [rows, [{ total }]] = await Promise.all([
       sql`select ${recipeColumns(sql, viewerId)} from recipes r join users a on a.id = r.author_id
           where ${where} order by ${order} limit ${limit} offset ${(pageNo - 1) * limit}`,
-      sql`select count(*)::int as total from recipes r join users a on a.id = r.author_id where ${where}`
+      // Filters never need the author row (the author filter resolves the id first), so counting skips the join.
+      sql`select count(*)::int as total from recipes r where ${where}`
     ])
     return { recipes: rows.map(mapRecipe), total }
   }
@@ -248,7 +250,7 @@ export function createRecipesRepository (fastify: FastifyInstance) {
       if (filters.difficulty != null) conditions.push(sql`r.difficulty = ${filters.difficulty}`)
       if (filters.cuisine != null) conditions.push(sql`lower(r.cuisine) = ${filters.cuisine.toLowerCase()}`)
       if (filters.maxTime != null) conditions.push(sql`coalesce(r.total_time, coalesce(r.prep_time, 0) + coalesce(r.cook_time, 0)) <= ${filters.maxTime}`)
-      if (filters.author != null) conditions.push(sql`a.username_key = ${filters.author.normalize('NFKC').toLowerCase()}`)
+      if (filters.author != null) conditions.push(sql`r.author_id = (select id from users where username_key = ${filters.author.normalize('NFKC').toLowerCase()})`)
       if (filters.tag != null) {
         conditions.push(sql`exists (select 1 from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id and t.slug = ${filters.tag})`)
       }
