@@ -4,6 +4,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { featureFlags, plans, type PlanLimits } from '../../db/schema/index.js'
+import { toIso } from '../../lib/time.js'
 
 export interface Plan {
   id: string
@@ -84,6 +85,11 @@ export function createPlans (fastify: FastifyInstance) {
     all,
     byId,
     forUser,
+
+    async subscription (userId: string): Promise<{ status: string, startedAt: string | null }> {
+      const [row] = await sql`select status, started_at from subscriptions where user_id = ${userId}`
+      return { status: row?.status ?? 'active', startedAt: row == null ? null : toIso(row.started_at) }
+    },
 
     async usage (userId: string) {
       const period = usagePeriod()

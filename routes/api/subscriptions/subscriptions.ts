@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { toIso } from '../../../lib/time.js'
 import { PlanSchema } from '../subscription-plans/plans.js'
 
 const Usage = Type.Object({ used: Type.Integer(), limit: Type.Union([Type.Integer(), Type.Null()]) })
@@ -23,10 +22,9 @@ const subscriptions: FastifyPluginAsyncTypebox = async fastify => {
   }, async request => {
     const userId = currentUser(request).id
     const plan = await fastify.plans.forUser(userId)
-    const [row] = await fastify.sql`select status, started_at from subscriptions where user_id = ${userId}`
-    const used = await fastify.plans.usage(userId)
+    const [subscription, used] = await Promise.all([fastify.plans.subscription(userId), fastify.plans.usage(userId)])
     return {
-      subscription: { planId: plan.id, status: row?.status ?? 'active', startedAt: row == null ? null : toIso(row.started_at) },
+      subscription: { planId: plan.id, ...subscription },
       plan,
       usage: {
         period: used.period,
