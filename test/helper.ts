@@ -101,3 +101,14 @@ export async function createRecipe (app: FastifyInstance, user: { token: string 
   if (res.statusCode !== 201) throw new Error(`recipe creation failed: ${res.statusCode} ${res.body}`)
   return JSON.parse(res.body).recipe
 }
+
+/** Waits for background work (notifications, emails) to land: polls `check` until it returns a value. */
+export async function eventually<T> (check: () => Promise<T | null | undefined | false>, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value != null && value !== false) return value
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}

@@ -1,4 +1,5 @@
 export * from './users.js'
 export * from './recipes.js'
+export * from './social.js'
 export * from './plans.js'
 export * from './mail.js'

@@ -3,6 +3,7 @@ import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
+import { HttpError } from '../../../lib/errors.js'
 import { toIso } from '../../../lib/time.js'
 import { recipeListed, recipeVisibleTo } from './visibility.js'
 
@@ -186,6 +187,14 @@ export function createRecipesRepository (fastify: FastifyInstance) {
       const [row] = await sql`select ${recipeColumns(sql, viewerId)} from recipes r join users a on a.id = r.author_id
         where r.id = ${id} and ${recipeVisibleTo(sql, viewerId)}`
       return row == null ? null : mapRecipe(row)
+    },
+
+    /** The recipe as the viewer sees it; 404 when it does not exist or they may not see it. */
+    async visible (id: string, viewerId: string | null) {
+      const [row] = await sql`select ${recipeColumns(sql, viewerId)} from recipes r join users a on a.id = r.author_id
+        where r.id = ${id} and ${recipeVisibleTo(sql, viewerId)}`
+      if (row == null) throw new HttpError(404, 'Recipe not found')
+      return mapRecipe(row)
     },
 
     /** Author and visibility of a recipe, whoever asks (for 403-versus-404 decisions). */
