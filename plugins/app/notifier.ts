@@ -19,6 +19,8 @@ export interface NotificationEvent {
 declare module 'fastify' {
   interface FastifyInstance {
     notify: (event: NotificationEvent) => void
+    /** Tells the author's followers who may see it about a new recipe (fan-out in the background). */
+    notifyNewRecipe: (recipe: { id: string, title: string, authorId: string, authorUsername: string }) => void
   }
 }
 
@@ -37,4 +39,19 @@ export default fp(async fastify => {
       })
     })
   })
-}, { name: 'notifier', dependencies: ['db', 'cache', 'background'] })
+
+  fastify.decorate('notifyNewRecipe', (recipe: { id: string, title: string, authorId: string, authorUsername: string }) => {
+    fastify.background('notify-new-recipe', async () => {
+      const followers = await fastify.socialRepository.followersWhoCanSee(recipe.id)
+      for (let i = 0; i < followers.length; i += 1000) {
+        await fastify.db.insert(notifications).values(followers.slice(i, i + 1000).map(userId => ({
+          userId,
+          actorId: recipe.authorId,
+          type: 'new_recipe' as const,
+          recipeId: recipe.id,
+          message: `${recipe.authorUsername} published a new recipe: "${recipe.title}"`
+        })))
+      }
+    })
+  })
+}, { name: 'notifier', dependencies: ['db', 'cache', 'background', 'social-repository'] })

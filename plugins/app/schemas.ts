@@ -3,6 +3,8 @@
 import type { RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { SHARED_SCHEMAS } from '../../schemas/common.js'
+import { Collection } from '../../schemas/collections.js'
+import { Comment, ThreadedComment } from '../../schemas/comments.js'
 import { RECIPE_SCHEMAS } from '../../schemas/recipes.js'
 import { USER_SCHEMAS } from '../../schemas/users.js'
 
@@ -24,7 +26,7 @@ export function documentErrors (route: RouteOptions, codes: number[]): void {
 }
 
 export default fp(async fastify => {
-  for (const schema of [...SHARED_SCHEMAS, ...USER_SCHEMAS, ...RECIPE_SCHEMAS]) fastify.addSchema(schema)
+  for (const schema of [...SHARED_SCHEMAS, ...USER_SCHEMAS, ...RECIPE_SCHEMAS, Collection, Comment, ThreadedComment]) fastify.addSchema(schema)
 
   fastify.addHook('onRoute', route => {
     const { schema } = route

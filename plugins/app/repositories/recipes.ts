@@ -272,6 +272,22 @@ export function createRecipesRepository (fastify: FastifyInstance) {
       return await page(sql`r.author_id = ${authorId} and ${recipeVisibleTo(sql, viewerId)}`, orderBy('newest'), viewerId, pageNo, limit)
     },
 
+    /**
+     * Recipes of the people the user follows that the user may see, newest first. Keyset pagination: `before` is
+     * the (createdAt, id) of the last recipe already shown, so pages stay stable while new recipes arrive.
+     */
+    async feed (userId: string, before: { createdAt: string, id: string } | null, limit: number) {
+      // The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
+      const rows = await sql`select ${recipeColumns(sql, userId)}, r.created_at::text as cursor_at from recipes r join users a on a.id = r.author_id
+        where r.author_id in (select following_id from follows where follower_id = ${userId})
+          and ${recipeVisibleTo(sql, userId)}
+          ${before == null ? sql`` : sql`and (r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`}
+        order by r.created_at desc, r.id desc limit ${limit + 1}`
+      const recipes = rows.slice(0, limit).map(mapRecipe)
+      const last = rows.length > limit ? rows[limit - 1] : null
+      return { recipes, next: last == null ? null : { createdAt: last.cursor_at as string, id: last.id as string } }
+    },
+
     async popular (limit: number, viewerId: string | null) {
       const rows = await sql`select ${recipeColumns(sql, viewerId)} from recipes r join users a on a.id = r.author_id
         where ${recipeListed(sql)} order by ${orderBy('popular')} limit ${limit}`

@@ -1,5 +1,6 @@
 // Likes, follows, ratings and cooked marks. Each is idempotent (repeats change nothing) and keeps the recipe's
 // counters exact under concurrency: a counter moves only with a row that was really inserted or deleted.
+import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { toIso } from '../../../lib/time.js'
@@ -94,6 +95,52 @@ export function createSocialRepository (fastify: FastifyInstance) {
       }
     },
 
+    /** Bookmarks also file the recipe in the user's Saved Recipes collection (and removing takes it out). */
+    async bookmark (userId: string, recipeId: string): Promise<{ added: boolean }> {
+      const inserted = await sql`insert into bookmarks (user_id, recipe_id) values (${userId}, ${recipeId}) on conflict do nothing returning 1`
+      await fastify.collectionsRepository.addItem(await fastify.collectionsRepository.saved(userId), recipeId)
+      return { added: inserted.length > 0 }
+    },
+
+    async unbookmark (userId: string, recipeId: string): Promise<void> {
+      await sql`delete from bookmarks where user_id = ${userId} and recipe_id = ${recipeId}`
+      await sql`delete from collection_items ci using collections c
+        where ci.collection_id = c.id and c.user_id = ${userId} and c.type = 'saved' and ci.recipe_id = ${recipeId}`
+    },
+
+    /** The user's bookmarks they can still see, newest first. */
+    async bookmarks (userId: string, page: number, limit: number) {
+      const where = sql`b.user_id = ${userId} and ${recipeVisibleTo(sql, userId)}`
+      const [rows, [{ total }]] = await Promise.all([
+        sql`select ${recipeColumns(sql, userId)}, b.created_at as bookmarked_at
+          from bookmarks b join recipes r on r.id = b.recipe_id join users a on a.id = r.author_id
+          where ${where} order by b.created_at desc, b.recipe_id limit ${limit} offset ${(page - 1) * limit}`,
+        sql`select count(*)::int as total from bookmarks b join recipes r on r.id = b.recipe_id where ${where}`
+      ])
+      return { bookmarks: rows.map(row => ({ bookmarkedAt: toIso(row.bookmarked_at), recipe: mapRecipe(row) })), total }
+    },
+
+    /** Files a report; null when the reporter already has an open report on this target. */
+    async report (reporterId: string, fields: { type: string, targetId: string, reason: string, details: string | null }) {
+      const [row] = await sql`
+        insert into reports (id, reporter_id, type, target_id, reason, details)
+        values (${createId()}, ${reporterId}, ${fields.type}, ${fields.targetId}, ${fields.reason}, ${fields.details})
+        on conflict do nothing returning id, type, target_id, reason, details, status, created_at`
+      if (row == null) return null
+      return { id: row.id as string, type: row.type as string, targetId: row.target_id as string, reason: row.reason as string, details: row.details as string | null, status: row.status as string, createdAt: toIso(row.created_at) }
+    },
+
+    /** Followers of the author who may see the recipe (for new-recipe notifications). */
+    async followersWhoCanSee (recipeId: string): Promise<string[]> {
+      const rows = await sql`
+        select f.follower_id from recipes r join follows f on f.following_id = r.author_id
+        where r.id = ${recipeId} and r.published and r.moderation_status in ('approved', 'pending') and (
+          r.visibility = 'public'
+          or (r.visibility = 'friends' and exists (select 1 from follows b where b.follower_id = r.author_id and b.following_id = f.follower_id))
+          or (r.visibility = 'custom' and exists (select 1 from recipe_audience ra where ra.recipe_id = r.id and ra.user_id = f.follower_id)))`
+      return rows.map(r => r.follower_id as string)
+    },
+
     async cooked (userId: string, recipeId: string): Promise<{ added: boolean }> {
       const inserted = await sql`insert into cooked_recipes (user_id, recipe_id) values (${userId}, ${recipeId}) on conflict do nothing returning 1`
       return { added: inserted.length > 0 }
@@ -119,4 +166,4 @@ export function createSocialRepository (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('socialRepository', createSocialRepository(fastify))
-}, { name: 'social-repository', dependencies: ['db'] })
+}, { name: 'social-repository', dependencies: ['db', 'collections-repository'] })

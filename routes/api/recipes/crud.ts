@@ -51,7 +51,11 @@ const crud: FastifyPluginAsyncTypebox = async fastify => {
     if ('limitReached' in result) {
       throw new HttpError(403, 'Recipe limit reached for your plan', { extra: { ...result.limitReached! } })
     }
-    return await reply.code(201).send({ recipe: await view(result.id, user.id) })
+    const recipe = await view(result.id, user.id)
+    if (recipe.published && recipe.visibility !== 'private') {
+      fastify.notifyNewRecipe({ id: recipe.id, title: recipe.title, authorId: user.id, authorUsername: user.username })
+    }
+    return await reply.code(201).send({ recipe })
   })
 
   fastify.get('/:id', {

@@ -1,0 +1,38 @@
+// The activity feed: recipes from the people you follow, newest first, with cursor pagination.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { HttpError } from '../../../lib/errors.js'
+import { currentUser } from '../../../plugins/app/auth.js'
+import { ref } from '../../../schemas/common.js'
+import { Recipe } from '../../../schemas/recipes.js'
+
+const encode = (cursor: { createdAt: string, id: string }) => Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url')
+
+function decode (cursor: string): { createdAt: string, id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]
+    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string') return { createdAt, id }
+  } catch {}
+  throw new HttpError(400, 'Validation error', { details: ['cursor: is not a cursor this API returned'] })
+}
+
+const feed: FastifyPluginAsyncTypebox = async fastify => {
+  fastify.get('/', {
+    onRequest: fastify.authenticate,
+    schema: {
+      summary: 'Recipes from people you follow, newest first',
+      description: 'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.',
+      querystring: Type.Object({
+        cursor: Type.Optional(Type.String({ maxLength: 200 })),
+        limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
+      }),
+      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Type.Union([Type.String(), Type.Null()]) }) }
+    }
+  }, async request => {
+    const { cursor, limit } = request.query
+    const { recipes, next } = await fastify.recipesRepository.feed(currentUser(request).id, cursor == null ? null : decode(cursor), limit)
+    return { recipes, nextCursor: next == null ? null : encode(next) }
+  })
+}
+
+export default feed
