@@ -8,10 +8,13 @@ import { Recipe } from '../../../schemas/recipes.js'
 
 const encode = (cursor: { createdAt: string, id: string }) => Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url')
 
+/** PostgreSQL's text form of a timestamptz, e.g. 2026-11-22 03:54:01.123456+00 */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/
+
 function decode (cursor: string): { createdAt: string, id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]
-    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string') return { createdAt, id }
+    if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt) && typeof id === 'string') return { createdAt, id }
   } catch {}
   throw new HttpError(400, 'Validation error', { details: ['cursor: is not a cursor this API returned'] })
 }
