@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import t from 'tap'
 import { bearer, build, createRecipe, eventually, expectValidationError, json, registerUser, type TestUser } from '../../../helper.js'
 
@@ -45,9 +45,9 @@ t.test('feed and new-recipe notifications', async t => {
   const seen: string[] = []
   let cursor: string | null = null
   do {
-    const res = await app.inject({ url: `/api/feed?limit=2${cursor == null ? '' : `&cursor=${cursor}`}`, headers: bearer(reader) })
+    const res: LightMyRequestResponse = await app.inject({ url: `/api/feed?limit=2${cursor == null ? '' : `&cursor=${cursor}`}`, headers: bearer(reader) })
     t.equal(res.statusCode, 200)
-    const page = json(res)
+    const page: { recipes: Array<{ title: string }>, nextCursor: string | null } = json(res)
     t.ok(page.recipes.length <= 2)
     seen.push(...page.recipes.map((r: { title: string }) => r.title))
     cursor = page.nextCursor
