@@ -45,7 +45,7 @@ export const recipes = pgTable('recipes', {
   index('recipes_created_at_idx').on(t.createdAt),
   index('recipes_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')),
-  index('recipes_author_created_idx').on(t.authorId, t.createdAt),
+  index('recipes_author_created_idx').on(t.authorId, t.createdAt, t.id),
   // The public listing: published, listed moderation status, public visibility.
   index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
   index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),

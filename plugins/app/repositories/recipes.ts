@@ -277,12 +277,24 @@ export function createRecipesRepository (fastify: FastifyInstance) {
      * the (createdAt, id) of the last recipe already shown, so pages stay stable while new recipes arrive.
      */
     async feed (userId: string, before: { createdAt: string, id: string } | null, limit: number) {
-      // The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
-      const rows = await sql`select ${recipeColumns(sql, userId)}, r.created_at::text as cursor_at from recipes r join users a on a.id = r.author_id
-        where r.author_id in (select following_id from follows where follower_id = ${userId})
-          and ${recipeVisibleTo(sql, userId)}
-          ${before == null ? sql`` : sql`and (r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`}
-        order by r.created_at desc, r.id desc limit ${limit + 1}`
+      // Newest `limit + 1` visible recipes of each followed author (one index range scan each), then the newest of
+      // those; the full recipe columns are computed for that page only.
+      const after = before == null ? sql`` : sql`and (r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`
+      const rows = await sql`
+        with page as (
+          select c.id, c.created_at from follows f
+          cross join lateral (
+            select r.id, r.created_at from recipes r
+            where r.author_id = f.following_id and ${recipeVisibleTo(sql, userId)} ${after}
+            order by r.created_at desc, r.id desc limit ${limit + 1}
+          ) c
+          where f.follower_id = ${userId}
+          order by c.created_at desc, c.id desc limit ${limit + 1}
+        )
+        -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
+        select ${recipeColumns(sql, userId)}, r.created_at::text as cursor_at
+        from page p join recipes r on r.id = p.id join users a on a.id = r.author_id
+        order by r.created_at desc, r.id desc`
       const recipes = rows.slice(0, limit).map(mapRecipe)
       const last = rows.length > limit ? rows[limit - 1] : null
       return { recipes, next: last == null ? null : { createdAt: last.cursor_at as string, id: last.id as string } }
