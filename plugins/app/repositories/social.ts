@@ -16,6 +16,18 @@ declare module 'fastify' {
 export function createSocialRepository (fastify: FastifyInstance) {
   const { sql } = fastify
 
+  /** A page of the recipes a user marked (bookmarked, cooked) that they can still see, most recent mark first. */
+  async function markedRecipes (table: 'bookmarks' | 'cooked_recipes', userId: string, page: number, limit: number) {
+    const where = sql`m.user_id = ${userId} and ${recipeVisibleTo(sql, userId)}`
+    const [rows, [{ total }]] = await Promise.all([
+      sql`select ${recipeColumns(sql, userId)}, m.created_at as marked_at
+        from ${sql(table)} m join recipes r on r.id = m.recipe_id join users a on a.id = r.author_id
+        where ${where} order by m.created_at desc, m.recipe_id limit ${limit} offset ${(page - 1) * limit}`,
+      sql`select count(*)::int as total from ${sql(table)} m join recipes r on r.id = m.recipe_id where ${where}`
+    ])
+    return { entries: rows.map(row => ({ at: toIso(row.marked_at), recipe: mapRecipe(row) })), total: total as number }
+  }
+
   return {
     /** Returns whether this call added the like, and the recipe's like count afterwards. */
     async like (userId: string, recipeId: string): Promise<{ added: boolean, likeCount: number }> {
@@ -110,14 +122,8 @@ export function createSocialRepository (fastify: FastifyInstance) {
 
     /** The user's bookmarks they can still see, newest first. */
     async bookmarks (userId: string, page: number, limit: number) {
-      const where = sql`b.user_id = ${userId} and ${recipeVisibleTo(sql, userId)}`
-      const [rows, [{ total }]] = await Promise.all([
-        sql`select ${recipeColumns(sql, userId)}, b.created_at as bookmarked_at
-          from bookmarks b join recipes r on r.id = b.recipe_id join users a on a.id = r.author_id
-          where ${where} order by b.created_at desc, b.recipe_id limit ${limit} offset ${(page - 1) * limit}`,
-        sql`select count(*)::int as total from bookmarks b join recipes r on r.id = b.recipe_id where ${where}`
-      ])
-      return { bookmarks: rows.map(row => ({ bookmarkedAt: toIso(row.bookmarked_at), recipe: mapRecipe(row) })), total }
+      const { entries, total } = await markedRecipes('bookmarks', userId, page, limit)
+      return { bookmarks: entries.map(({ at, recipe }) => ({ bookmarkedAt: at, recipe })), total }
     },
 
     /** Files a report; null when the reporter already has an open report on this target. */
@@ -152,14 +158,8 @@ export function createSocialRepository (fastify: FastifyInstance) {
 
     /** The recipes a user marked cooked that they can still see, most recently cooked first. */
     async cookedHistory (userId: string, page: number, limit: number) {
-      const where = sql`c.user_id = ${userId} and ${recipeVisibleTo(sql, userId)}`
-      const [rows, [{ total }]] = await Promise.all([
-        sql`select ${recipeColumns(sql, userId)}, c.created_at as cooked_at
-          from cooked_recipes c join recipes r on r.id = c.recipe_id join users a on a.id = r.author_id
-          where ${where} order by c.created_at desc, c.recipe_id limit ${limit} offset ${(page - 1) * limit}`,
-        sql`select count(*)::int as total from cooked_recipes c join recipes r on r.id = c.recipe_id where ${where}`
-      ])
-      return { entries: rows.map(row => ({ cookedAt: toIso(row.cooked_at), recipe: mapRecipe(row) })), total }
+      const { entries, total } = await markedRecipes('cooked_recipes', userId, page, limit)
+      return { entries: entries.map(({ at, recipe }) => ({ cookedAt: at, recipe })), total }
     }
   }
 }
