@@ -5,6 +5,7 @@ import proxy from '@fastify/http-proxy'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import originCheck from './plugins/origin-check.js'
+import sessionRoutes from './plugins/session-routes.js'
 
 export interface BffOptions {
   config: Config
@@ -42,6 +43,7 @@ export default async function bffApp (fastify: FastifyInstance, opts: BffOptions
   await fastify.register(originCheck, { allowedOrigins: opts.config.allowedOrigins })
 
   fastify.setNotFoundHandler(async (_request, reply) => await reply.code(404).send({ error: 'Not found' }))
+  await fastify.register(sessionRoutes, { apiUrl: opts.apiUrl, cookieName: AUTH_COOKIE })
 
   await fastify.register(proxy, {
     upstream: opts.apiUrl,
