@@ -1,11 +1,11 @@
 // Shared by both comment APIs: visible recipe, non-blank trimmed text, author notification.
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from './errors.js'
+import { HttpError, validationError } from './errors.js'
 import type { AuthUser } from '../plugins/app/auth.js'
 
 export function commentText (content: string): string {
   const text = content.trim()
-  if (text === '') throw new HttpError(400, 'Validation error', { details: ['content: must not be blank'] })
+  if (text === '') throw validationError(['content: must not be blank'])
   return text
 }
 

@@ -15,6 +15,14 @@ export class HttpError extends Error {
   }
 }
 
+/** The SQLSTATE of a postgres.js error, also when Drizzle wraps it (DrizzleQueryError.cause). */
+export function postgresCode (err: unknown): string | undefined {
+  for (let e = err as { code?: unknown, cause?: unknown, name?: string } | undefined, i = 0; e != null && i < 3; e = e.cause as typeof e, i++) {
+    if (e.name === 'PostgresError' && typeof e.code === 'string') return e.code
+  }
+  return undefined
+}
+
 export const validationError = (details: string[]) => new HttpError(400, 'Validation error', { details })
 
 export const tooManyRequests = (retryAfter: number) => new HttpError(429, 'Too many requests', { extra: { retryAfter } })

@@ -2,6 +2,7 @@
 import slugify from 'slugify'
 import type { RecipeFields, RecipeView } from '../plugins/app/repositories/recipes.js'
 import type { RecipeInput } from '../schemas/recipes.js'
+import { validationError } from './errors.js'
 import { ingredientsSearchText, normalizeIngredients } from './ingredients.js'
 
 export function slugOf (text: string): string {
@@ -32,7 +33,7 @@ export function normalizeInstructions (items: unknown[]): Array<{ step: number, 
   return out
 }
 
-/** Merges `input` over `base` (an existing recipe on update) and derives the stored columns. */
+/** Merges `input` over `base` (an existing recipe on update) and derives the stored columns; a blank title is a 400. */
 export function recipeFields (input: RecipeInput, base?: RecipeView): RecipeFields {
   const pick = <K extends keyof RecipeInput>(key: K, fallback: unknown) => (input[key] !== undefined ? input[key] : fallback)
   const ingredients = input.ingredients !== undefined ? normalizeIngredients(input.ingredients) : (base?.ingredients ?? [])
@@ -44,8 +45,10 @@ export function recipeFields (input: RecipeInput, base?: RecipeView): RecipeFiel
   if (input.totalTime === undefined && (input.prepTime !== undefined || input.cookTime !== undefined || totalTime == null)) {
     totalTime = prepTime == null && cookTime == null ? null : (prepTime ?? 0) + (cookTime ?? 0)
   }
+  const title = (pick('title', base?.title) as string).trim()
+  if (title === '') throw validationError(['title: must not be blank'])
   return {
-    title: (pick('title', base?.title) as string).trim(),
+    title,
     description: pick('description', base?.description ?? null) as string | null,
     type: pick('type', base?.type ?? 'food') as string,
     difficulty: pick('difficulty', base?.difficulty ?? 'medium') as string,
@@ -79,8 +82,9 @@ export function inputFromRecipe (recipe: RecipeView): RecipeInput {
     cookTime: recipe.cookTime,
     totalTime: recipe.totalTime,
     servings: recipe.servings,
-    ingredients: recipe.ingredients,
-    instructions: recipe.instructions,
+    // Stored in the canonical shapes, which the input schemas accept as they are.
+    ingredients: recipe.ingredients as NonNullable<RecipeInput['ingredients']>,
+    instructions: recipe.instructions as NonNullable<RecipeInput['instructions']>,
     nutrition: recipe.nutrition,
     imageUrl: recipe.imageUrl,
     sourceUrl: recipe.sourceUrl,

@@ -3,9 +3,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose'
-import { accountLocked, HttpError } from '../../lib/errors.js'
+import { accountLocked, HttpError, postgresCode, validationError } from '../../lib/errors.js'
 import { isReservedUsername, normalizeEmail, passwordProblems, usernameFromEmail, usernameKey } from '../../lib/identity.js'
-import type { PublicUserRow, SelfUserRow } from './repositories/users.js'
+import type { SelfUserRow } from './repositories/users.js'
 import { LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS } from './repositories/users.js'
 
 export const DUPLICATE_ACCOUNT = 'An account with these details already exists'
@@ -20,10 +20,6 @@ export function selfView (row: SelfUserRow) {
   return { ...rest, plan: planId }
 }
 
-export function publicView (row: PublicUserRow) {
-  return row
-}
-
 export interface Session { user: ReturnType<typeof selfView>, token: string }
 
 declare module 'fastify' {
@@ -32,12 +28,10 @@ declare module 'fastify' {
   }
 }
 
-function isUniqueViolation (err: unknown): boolean {
-  for (let e = err as { code?: string, cause?: unknown } | undefined, i = 0; e != null && i < 3; e = e.cause as typeof e, i++) {
-    if (e.code === '23505') return true
-  }
-  return false
-}
+const isUniqueViolation = (err: unknown) => postgresCode(err) === '23505'
+
+/** Seconds left of a lock set at `lockedAt` (0 or less: expired). */
+const lockSecondsLeft = (lockedAt: Date) => Math.ceil((lockedAt.getTime() + LOCKOUT_SECONDS * 1000 - Date.now()) / 1000)
 
 export function createAccounts (fastify: FastifyInstance) {
   const repo = fastify.usersRepository
@@ -52,12 +46,12 @@ export function createAccounts (fastify: FastifyInstance) {
 
   function assertPassword (password: string, field = 'password'): void {
     const problems = passwordProblems(password, field)
-    if (problems.length > 0) throw new HttpError(400, 'Validation error', { details: problems })
+    if (problems.length > 0) throw validationError(problems)
   }
 
   async function verifyIdToken (provider: string, idToken: string): Promise<{ subject: string, email: string, emailVerified: boolean }> {
     const config = fastify.config.oauthProviders[provider]
-    if (config == null) throw new HttpError(400, 'Validation error', { details: ['provider: is not configured'] })
+    if (config == null) throw validationError(['provider: is not configured'])
     let keys = keySets.get(provider)
     if (keys == null) {
       keys = createRemoteJWKSet(new URL(config.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 })
@@ -81,7 +75,7 @@ export function createAccounts (fastify: FastifyInstance) {
   async function freeUsername (base: string): Promise<string> {
     for (let i = 0; i < 20; i++) {
       const candidate = i === 0 ? base : `${base.slice(0, 24)}${randomBytes(2).readUInt16BE() % 10_000}`
-      if (!isReservedUsername(candidate) && !(await repo.exists('', usernameKey(candidate)))) return candidate
+      if (!isReservedUsername(candidate) && !(await repo.usernameTaken(usernameKey(candidate)))) return candidate
     }
     return `user${randomBytes(6).toString('hex')}`
   }
@@ -115,7 +109,7 @@ export function createAccounts (fastify: FastifyInstance) {
 
     async login (identifier: string, password: string): Promise<Session> {
       const user = await repo.findForLogin(identifier.includes('@') ? { email: normalizeEmail(identifier) } : { usernameKey: usernameKey(identifier) })
-      const lockedFor = user?.lockedAt == null ? 0 : Math.ceil((user.lockedAt.getTime() + LOCKOUT_SECONDS * 1000 - Date.now()) / 1000)
+      const lockedFor = user?.lockedAt == null ? 0 : lockSecondsLeft(user.lockedAt)
       if (lockedFor > 0) throw accountLocked(lockedFor)
       // Always one bcrypt comparison, so an unknown account answers as slowly as a wrong password.
       const valid = await fastify.passwords.verify(password, user?.password)
@@ -123,7 +117,7 @@ export function createAccounts (fastify: FastifyInstance) {
       if (!valid) {
         const { attempts, lockedAt } = await repo.recordFailedLogin(user.id)
         if (lockedAt != null && attempts > LOCKOUT_ATTEMPTS) {
-          throw accountLocked(Math.ceil((lockedAt.getTime() + LOCKOUT_SECONDS * 1000 - Date.now()) / 1000))
+          throw accountLocked(lockSecondsLeft(lockedAt))
         }
         throw new HttpError(401, INVALID_CREDENTIALS)
       }

@@ -1,7 +1,7 @@
 // The one place error bodies are made (decisions.md section 1). Clients never see a stack trace, SQL or driver text.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError, postgresCode } from '../../lib/errors.js'
 
 interface ErrorBody {
   error: string
@@ -51,14 +51,6 @@ export function validationDetails (issues: AjvIssue[], context?: string): string
 }
 
 const POSTGRES_INVALID_INPUT = new Set(['22P02', '22001', '22003', '22007', '22008', '22P05', '23502', '23514', '2201X', '2201W'])
-
-/** postgres.js errors, possibly wrapped by Drizzle (DrizzleQueryError.cause). */
-function postgresCode (err: unknown): string | undefined {
-  for (let e = err as { code?: unknown, cause?: unknown, name?: string } | undefined, i = 0; e != null && i < 3; e = e.cause as typeof e, i++) {
-    if (e.name === 'PostgresError' && typeof e.code === 'string') return e.code
-  }
-  return undefined
-}
 
 function fromPostgres (code: string): Mapped | undefined {
   if (code === '23505') return { status: 409, body: { error: 'Resource already exists' } }

@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { featureFlags, plans, type PlanLimits } from '../../db/schema/index.js'
-import { toIso } from '../../lib/time.js'
+import { toIso } from '../../lib/pg-values.js'
 
 export interface Plan {
   id: string

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
 import { slugOf } from '../../../lib/recipe-input.js'
-import { toIso } from '../../../lib/time.js'
+import { toIso } from '../../../lib/pg-values.js'
 import { mapRecipe, recipeColumns } from './recipes.js'
 import { recipeVisibleTo } from './visibility.js'
 

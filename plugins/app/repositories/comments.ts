@@ -4,7 +4,7 @@ import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
-import { toIso } from '../../../lib/time.js'
+import { toIso } from '../../../lib/pg-values.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
-import { toIso } from '../../../lib/time.js'
+import { jsonValue, toIso } from '../../../lib/pg-values.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +18,7 @@ function mapNotification (row: postgres.Row) {
     read: row.read as boolean,
     recipeId: row.recipe_id as string | null,
     actor: row.actor_id == null ? null : { id: row.actor_id as string, username: row.actor_username as string, avatarUrl: row.actor_avatar_url as string | null },
-    data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
+    data: jsonValue<Record<string, unknown>>(row.data),
     createdAt: toIso(row.created_at)
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
 import { HttpError } from '../../../lib/errors.js'
-import { toIso } from '../../../lib/time.js'
+import { jsonValue, toIso } from '../../../lib/pg-values.js'
 import { recipeListed, recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -12,6 +12,8 @@ declare module 'fastify' {
     recipesRepository: ReturnType<typeof createRecipesRepository>
   }
 }
+
+export const RECIPE_NOT_FOUND = 'Recipe not found'
 
 export const SORTS = ['newest', 'oldest', 'popular', 'rating', 'title'] as const
 export type RecipeSort = typeof SORTS[number]
@@ -65,7 +67,6 @@ export function recipeColumns (sql: postgres.Sql, viewerId: string | null = null
 }
 
 export function mapRecipe (row: postgres.Row) {
-  const parseJson = (v: unknown) => typeof v === 'string' ? JSON.parse(v) : v
   return {
     id: row.id,
     slug: row.slug,
@@ -81,12 +82,12 @@ export function mapRecipe (row: postgres.Row) {
     cookTime: row.cook_time,
     totalTime: row.total_time,
     servings: row.servings,
-    ingredients: parseJson(row.ingredients),
-    instructions: parseJson(row.instructions),
-    nutrition: parseJson(row.nutrition),
+    ingredients: jsonValue<unknown[]>(row.ingredients),
+    instructions: jsonValue<unknown[]>(row.instructions),
+    nutrition: jsonValue<Record<string, unknown> | null>(row.nutrition),
     imageUrl: row.image_url,
     sourceUrl: row.source_url,
-    tags: parseJson(row.tags),
+    tags: jsonValue<Array<{ id: string, name: string, slug: string }>>(row.tags),
     author: {
       id: row.author_id,
       username: row.author_username,
@@ -191,20 +192,9 @@ export function createRecipesRepository (fastify: FastifyInstance) {
 
     /** The recipe as the viewer sees it; 404 when it does not exist or they may not see it. */
     async visible (id: string, viewerId: string | null) {
-      const [row] = await sql`select ${recipeColumns(sql, viewerId)} from recipes r join users a on a.id = r.author_id
-        where r.id = ${id} and ${recipeVisibleTo(sql, viewerId)}`
-      if (row == null) throw new HttpError(404, 'Recipe not found')
-      return mapRecipe(row)
-    },
-
-    /** Author and visibility of a recipe, whoever asks (for 403-versus-404 decisions). */
-    async owner (id: string): Promise<string | null> {
-      const [row] = await sql`select author_id from recipes where id = ${id}`
-      return row?.author_id ?? null
-    },
-
-    async audience (id: string): Promise<string[]> {
-      return (await sql`select user_id from recipe_audience where recipe_id = ${id} order by user_id`).map(r => r.user_id)
+      const recipe = await this.find(id, viewerId)
+      if (recipe == null) throw new HttpError(404, RECIPE_NOT_FOUND)
+      return recipe
     },
 
     /**
@@ -337,13 +327,13 @@ export function createRecipesRepository (fastify: FastifyInstance) {
     async revisions (recipeId: string) {
       const rows = await sql`select id, version, snapshot, editor_id, created_at from recipe_revisions
         where recipe_id = ${recipeId} order by version desc`
-      return rows.map(r => ({ id: r.id, version: r.version, editorId: r.editor_id, createdAt: toIso(r.created_at), recipe: typeof r.snapshot === 'string' ? JSON.parse(r.snapshot) : r.snapshot }))
+      return rows.map(r => ({ id: r.id, version: r.version, editorId: r.editor_id, createdAt: toIso(r.created_at), recipe: jsonValue<RecipeView>(r.snapshot) }))
     },
 
     async revision (recipeId: string, revisionId: string) {
       const [row] = await sql`select snapshot from recipe_revisions where recipe_id = ${recipeId} and id = ${revisionId}`
       if (row == null) return null
-      return (typeof row.snapshot === 'string' ? JSON.parse(row.snapshot) : row.snapshot) as RecipeView
+      return jsonValue<RecipeView>(row.snapshot)
     }
   }
 }

@@ -3,7 +3,7 @@
 import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { toIso } from '../../../lib/time.js'
+import { toIso } from '../../../lib/pg-values.js'
 import { mapRecipe, recipeColumns } from './recipes.js'
 import { recipeVisibleTo } from './visibility.js'
 

@@ -6,7 +6,7 @@ import type postgres from 'postgres'
 import { notificationSettings, users } from '../../../db/schema/index.js'
 import type { AuthState } from '../auth.js'
 import type { Executor } from '../../external/db.js'
-import { toDate, toIso } from '../../../lib/time.js'
+import { toDate, toIso } from '../../../lib/pg-values.js'
 import { recipeVisibleTo } from './visibility.js'
 
 export const LOCKOUT_ATTEMPTS = 5
@@ -123,6 +123,11 @@ export function createUsersRepository (fastify: FastifyInstance) {
         failedLoginAttempts: users.failedLoginAttempts
       }).from(users).where(where)
       return row ?? null
+    },
+
+    async usernameTaken (usernameKey: string): Promise<boolean> {
+      const [row] = await sql`select 1 from users where username_key = ${usernameKey}`
+      return row != null
     },
 
     async exists (email: string, usernameKey: string): Promise<boolean> {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser, TOKEN_LIFETIME_SECONDS } from '../../../plugins/app/auth.js'
-import { HttpError } from '../../../lib/errors.js'
+import { validationError } from '../../../lib/errors.js'
 import { ErrorRef, Message, ref } from '../../../schemas/common.js'
 import { ChangePasswordBody, ChangePasswordResponse, LoginBody, RegisterBody, SessionResponse, TokenResponse } from '../../../schemas/auth.js'
 import { UserSelf } from '../../../schemas/users.js'
@@ -29,7 +29,7 @@ const auth: FastifyPluginAsyncTypebox = async fastify => {
   }, async request => {
     const { identifier, email, username, password } = request.body
     const login = identifier ?? email ?? username
-    if (login == null) throw new HttpError(400, 'Validation error', { details: ['identifier: is required'] })
+    if (login == null) throw validationError(['identifier: is required'])
     return { message: 'Login successful', ...(await fastify.accounts.login(login, password)) }
   })
 

@@ -1,7 +1,7 @@
 // The activity feed: recipes from the people you follow, newest first, with cursor pagination.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { HttpError } from '../../../lib/errors.js'
+import { validationError } from '../../../lib/errors.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { ref } from '../../../schemas/common.js'
 import { Recipe } from '../../../schemas/recipes.js'
@@ -16,7 +16,7 @@ function decode (cursor: string): { createdAt: string, id: string } {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]
     if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt) && typeof id === 'string') return { createdAt, id }
   } catch {}
-  throw new HttpError(400, 'Validation error', { details: ['cursor: is not a cursor this API returned'] })
+  throw validationError(['cursor: is not a cursor this API returned'])
 }
 
 const feed: FastifyPluginAsyncTypebox = async fastify => {

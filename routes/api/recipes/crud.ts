@@ -10,24 +10,15 @@ import { Recipe, RecipeCreateBody, RecipePatchBody, type RecipeInput } from '../
 
 const Params = Type.Object({ id: Id })
 const RecipeResponse = Type.Object({ recipe: ref(Recipe) })
-export const NOT_FOUND = 'Recipe not found'
-
 /** The recipe if the caller is its author; 404 when they cannot see it, 403 when they can but it is not theirs. */
 export async function ownRecipe (fastify: FastifyInstance, id: string, userId: string) {
-  const recipe = await fastify.recipesRepository.find(id, userId)
-  if (recipe == null) throw new HttpError(404, NOT_FOUND)
+  const recipe = await fastify.recipesRepository.visible(id, userId)
   if (recipe.author.id !== userId) throw new HttpError(403, 'Only the author can change this recipe')
   return recipe
 }
 
 const crud: FastifyPluginAsyncTypebox = async fastify => {
   const repo = fastify.recipesRepository
-
-  async function view (id: string, viewerId: string | null) {
-    const recipe = await repo.find(id, viewerId)
-    if (recipe == null) throw new HttpError(404, NOT_FOUND)
-    return recipe
-  }
 
   fastify.post('/', {
     onRequest: fastify.authenticate,
@@ -40,7 +31,6 @@ const crud: FastifyPluginAsyncTypebox = async fastify => {
   }, async (request, reply) => {
     const user = currentUser(request)
     const fields = recipeFields(request.body)
-    if (fields.title === '') throw new HttpError(400, 'Validation error', { details: ['title: must not be blank'] })
     const plan = await fastify.plans.forUser(user.id)
     const result = await repo.create(user.id, fields, {
       slugBase: slugOf(fields.title),
@@ -51,7 +41,7 @@ const crud: FastifyPluginAsyncTypebox = async fastify => {
     if ('limitReached' in result) {
       throw new HttpError(403, 'Recipe limit reached for your plan', { extra: { ...result.limitReached! } })
     }
-    const recipe = await view(result.id, user.id)
+    const recipe = await repo.visible(result.id, user.id)
     if (recipe.published && recipe.visibility !== 'private') {
       fastify.notifyNewRecipe({ id: recipe.id, title: recipe.title, authorId: user.id, authorUsername: user.username })
     }
@@ -61,17 +51,16 @@ const crud: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/:id', {
     onRequest: fastify.optionalAuth,
     schema: { summary: 'One recipe', params: Params, response: { 200: RecipeResponse, 404: ErrorRef } }
-  }, async request => ({ recipe: await view(request.params.id, request.user?.id ?? null) }))
+  }, async request => ({ recipe: await repo.visible(request.params.id, request.user?.id ?? null) }))
 
   async function update (userId: string, id: string, input: RecipeInput) {
     const existing = await ownRecipe(fastify, id, userId)
     const fields = recipeFields(input, existing)
-    if (fields.title === '') throw new HttpError(400, 'Validation error', { details: ['title: must not be blank'] })
     await repo.update(id, userId, fields, {
       tags: input.tags === undefined ? undefined : normalizeTags(input.tags),
       audienceUserIds: input.audienceUserIds
     })
-    return { recipe: await view(id, userId) }
+    return { recipe: await repo.visible(id, userId) }
   }
 
   fastify.put('/:id', {

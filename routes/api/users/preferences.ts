@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { HttpError } from '../../../lib/errors.js'
+import { validationError } from '../../../lib/errors.js'
 import { DIGEST_FREQUENCIES, WEEKDAYS } from '../../../db/schema/index.js'
 import { StringEnum } from '../../../schemas/common.js'
 
@@ -74,7 +74,7 @@ const preferences: FastifyPluginAsyncTypebox = async fastify => {
     const userId = currentUser(request).id
     const body = request.body as Record<string, unknown>
     if (typeof body.digestTimezone === 'string' && !TIME_ZONES.has(body.digestTimezone)) {
-      throw new HttpError(400, 'Validation error', { details: ['digestTimezone: must be an IANA time zone'] })
+      throw validationError(['digestTimezone: must be an IANA time zone'])
     }
     const columns: Record<string, unknown> = {}
     const extra: Record<string, unknown> = {}
