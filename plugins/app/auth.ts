@@ -2,10 +2,11 @@
 // `authenticate` (strict: 401 unless the token and its user are valid now) and `optionalAuth` (same checks; any
 // failure means anonymous). Other token kinds (admin, unsubscribe) carry `typ`/`aud` and never pass either.
 import { createId } from '@paralleldrive/cuid2'
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { jwtVerify, SignJWT } from 'jose'
 import { HttpError } from '../../lib/errors.js'
+import { documentErrors } from './schemas.js'
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60
 /** How long optional routes may reuse a user's auth state; changes to it invalidate the entry at once. */
@@ -161,12 +162,22 @@ export default fp(async fastify => {
   // Routes that use `authenticate` can answer 401: say so in the OpenAPI document.
   fastify.addHook('onRoute', route => {
     const hooks = ([] as unknown[]).concat(route.onRequest ?? [], route.preHandler ?? [])
-    if (route.schema == null || !hooks.includes(fastify.authenticate)) return
-    route.schema.security ??= [{ bearerAuth: [] }]
-    const response = (route.schema.response ??= {}) as Record<string, unknown>
-    response[401] ??= { $ref: route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse' }
+    if (hooks.includes(fastify.authenticate)) documentAuth(route)
   })
 }, { name: 'auth', dependencies: ['cache', 'users-repository'] })
+
+/** Marks a route as needing a Bearer token in the OpenAPI document, with its 401 answer. */
+function documentAuth (route: RouteOptions): void {
+  if (route.schema == null) return
+  route.schema.security ??= [{ bearerAuth: [] }]
+  documentErrors(route, [401])
+}
+
+/** For a family's autohooks: every route in it needs a signed-in user (and is documented so). */
+export function requireAuth (fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', fastify.authenticate)
+  fastify.addHook('onRoute', documentAuth)
+}
 
 /** The signed-in user on a route behind `authenticate`. */
 export function currentUser (request: FastifyRequest): AuthUser {

@@ -25,12 +25,21 @@ export function documentErrors (route: RouteOptions, codes: number[]): void {
   for (const code of codes) response[code] ??= body
 }
 
+/** The OpenAPI tag of a route family, from the folder (= prefix) it lives in: `/api/recipe-import` -> `Recipe Import`. */
+export function tagOf (prefix: string | undefined): string[] | undefined {
+  const family = /^\/api\/([^/]+)/.exec(prefix ?? '')?.[1]
+  if (family == null) return undefined
+  return [family.split('-').map(word => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')]
+}
+
 export default fp(async fastify => {
   for (const schema of [...SHARED_SCHEMAS, ...USER_SCHEMAS, ...RECIPE_SCHEMAS, Collection, Comment, ThreadedComment]) fastify.addSchema(schema)
 
   fastify.addHook('onRoute', route => {
     const { schema } = route
     if (schema == null) return
+    // Folder = prefix = tag: /api/recipe-import/... is documented under "Recipe Import" unless the route says otherwise.
+    schema.tags ??= tagOf(route.prefix)
     const takesInput = schema.body != null || schema.querystring != null || schema.params != null
     documentErrors(route, takesInput ? [400, 500] : [500])
   })

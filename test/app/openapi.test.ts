@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import t from 'tap'
 import { build, json } from '../helper.js'
@@ -35,4 +36,26 @@ t.test('OpenAPI document', async t => {
     }
   }
   t.match(JSON.stringify(doc.paths['/readyz'].get.responses['500']), /#\/components\/schemas\/ErrorResponse/)
+
+  // An operation that turns an anonymous caller away documents that 401 (and its Bearer security).
+  for (const [path, item] of Object.entries<Record<string, { responses: Record<string, unknown>, security?: unknown[] }>>(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const probe = await app.inject({ method: method.toUpperCase() as 'GET', url: path.replace(/\{[^}]+\}/g, 'placeholder1') })
+      if (probe.statusCode !== 401) continue
+      t.ok(op.responses['401'], `${method} ${path} documents 401`)
+      t.ok(op.security?.length, `${method} ${path} documents its security`)
+    }
+  }
+
+  // Folder = prefix = tag: every family under routes/api is documented, each operation under its folder's tag.
+  const families = readdirSync('routes/api', { withFileTypes: true }).filter(d => d.isDirectory()).map(d => d.name)
+  t.ok(families.length >= 15, `${families.length} families`)
+  for (const family of families) {
+    const paths = Object.keys(doc.paths).filter(p => p === `/api/${family}` || p.startsWith(`/api/${family}/`))
+    t.ok(paths.length > 0, `/api/${family} is documented`)
+    const tag = family.split('-').map(w => w[0].toUpperCase() + w.slice(1)).join(' ')
+    for (const path of paths) {
+      for (const [method, op] of Object.entries<{ tags?: string[] }>(doc.paths[path])) t.same(op.tags, [tag], `${method} ${path} tagged ${tag}`)
+    }
+  }
 })

@@ -6,7 +6,6 @@ import { currentUser } from '../../../plugins/app/auth.js'
 import { Collection, CollectionBody } from '../../../schemas/collections.js'
 import { ErrorRef, Id, ref } from '../../../schemas/common.js'
 
-const security = [{ bearerAuth: [] }]
 const Params = Type.Object({ id: Id })
 const One = Type.Object({ collection: ref(Collection) })
 const NOT_FOUND = 'Collection not found'
@@ -28,11 +27,11 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   }
 
   fastify.get('/', {
-    schema: { summary: 'Your collections with their recipes', security, response: { 200: Type.Object({ collections: Type.Array(ref(Collection)) }) } }
+    schema: { summary: 'Your collections with their recipes', response: { 200: Type.Object({ collections: Type.Array(ref(Collection)) }) } }
   }, async request => ({ collections: await repo.listForUser(currentUser(request).id) }))
 
   fastify.post('/', {
-    schema: { summary: 'Create a collection', security, body: CollectionBody, response: { 201: One } }
+    schema: { summary: 'Create a collection', body: CollectionBody, response: { 201: One } }
   }, async (request, reply) => {
     const userId = currentUser(request).id
     const id = await repo.create(userId, { ...request.body, name: request.body.name.trim() })
@@ -40,11 +39,11 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.get('/:id', {
-    schema: { summary: 'One collection (yours, or a public one)', security, params: Params, response: { 200: One, 404: ErrorRef } }
+    schema: { summary: 'One collection (yours, or a public one)', params: Params, response: { 200: One, 404: ErrorRef } }
   }, async request => await view(request.params.id, currentUser(request).id))
 
   fastify.put('/:id', {
-    schema: { summary: 'Rename or describe a collection, or change whether it is public', security, params: Params, body: Type.Partial(CollectionBody), response: { 200: One, 404: ErrorRef } }
+    schema: { summary: 'Rename or describe a collection, or change whether it is public', params: Params, body: Type.Partial(CollectionBody), response: { 200: One, 404: ErrorRef } }
   }, async request => {
     const userId = currentUser(request).id
     await own(request.params.id, userId)
@@ -53,7 +52,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.delete('/:id', {
-    schema: { summary: 'Delete a collection (not Saved Recipes)', security, params: Params, response: { 204: Type.Null(), 404: ErrorRef, 409: ErrorRef } }
+    schema: { summary: 'Delete a collection (not Saved Recipes)', params: Params, response: { 204: Type.Null(), 404: ErrorRef, 409: ErrorRef } }
   }, async (request, reply) => {
     const collection = await own(request.params.id, currentUser(request).id)
     if (collection.type === 'saved') throw new HttpError(409, 'The Saved Recipes collection cannot be deleted')
@@ -62,7 +61,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.post('/:id/recipes', {
-    schema: { summary: 'Add a recipe you can see', security, params: Params, body: Type.Object({ recipeId: Id }), response: { 201: One, 404: ErrorRef } }
+    schema: { summary: 'Add a recipe you can see', params: Params, body: Type.Object({ recipeId: Id }), response: { 201: One, 404: ErrorRef } }
   }, async (request, reply) => {
     const userId = currentUser(request).id
     const collection = await own(request.params.id, userId)
@@ -72,7 +71,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.delete('/:id/recipes/:recipeId', {
-    schema: { summary: 'Remove a recipe from a collection', security, params: Type.Object({ id: Id, recipeId: Id }), response: { 200: One, 404: ErrorRef } }
+    schema: { summary: 'Remove a recipe from a collection', params: Type.Object({ id: Id, recipeId: Id }), response: { 200: One, 404: ErrorRef } }
   }, async request => {
     const userId = currentUser(request).id
     const collection = await own(request.params.id, userId)
@@ -83,7 +82,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   fastify.put('/:id/recipes/order', {
     schema: {
       summary: 'Reorder the recipes of a collection',
-      security,
+
       params: Params,
       body: Type.Object({ recipeIds: Type.Array(Id, { maxItems: 1000, uniqueItems: true }) }),
       response: { 200: One, 404: ErrorRef }

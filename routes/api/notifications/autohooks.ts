@@ -1,6 +1,7 @@
 // Every notification route is the signed-in user's own.
 import type { FastifyInstance } from 'fastify'
+import { requireAuth } from '../../../plugins/app/auth.js'
 
 export default async function notificationHooks (fastify: FastifyInstance): Promise<void> {
-  fastify.addHook('onRequest', fastify.authenticate)
+  requireAuth(fastify)
 }

@@ -16,7 +16,6 @@ const Notification = Type.Object({
   createdAt: DateTime
 })
 const Params = Type.Object({ id: Id })
-const security = [{ bearerAuth: [] }]
 const NOT_FOUND = 'Notification not found'
 
 const notifications: FastifyPluginAsyncTypebox = async fastify => {
@@ -25,9 +24,9 @@ const notifications: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
       summary: 'Your notifications, newest first',
-      security,
+
       querystring: Type.Object({ ...PaginationQuery.properties, unreadOnly: Type.Boolean({ default: false }) }),
-      response: { 200: Type.Object({ notifications: Type.Array(Notification), unreadCount: Type.Integer(), pagination: ref(Pagination) }), 401: ErrorRef }
+      response: { 200: Type.Object({ notifications: Type.Array(Notification), unreadCount: Type.Integer(), pagination: ref(Pagination) }) }
     }
   }, async request => {
     const userId = currentUser(request).id
@@ -37,20 +36,20 @@ const notifications: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.get('/unread-count', {
-    schema: { summary: 'How many notifications are unread', security, response: { 200: Type.Object({ unreadCount: Type.Integer() }), 401: ErrorRef } }
+    schema: { summary: 'How many notifications are unread', response: { 200: Type.Object({ unreadCount: Type.Integer() }) } }
   }, async request => ({ unreadCount: await repo.unreadCount(currentUser(request).id) }))
 
   for (const method of ['PUT', 'PATCH'] as const) {
     fastify.route({
       method,
       url: '/read-all',
-      schema: { summary: 'Mark all your notifications read', security, response: { 200: Type.Object({ success: Type.Literal(true), updated: Type.Integer() }), 401: ErrorRef } },
+      schema: { summary: 'Mark all your notifications read', response: { 200: Type.Object({ success: Type.Literal(true), updated: Type.Integer() }) } },
       handler: async request => ({ success: true as const, updated: await repo.markAllRead(currentUser(request).id) })
     })
     fastify.route({
       method,
       url: '/:id/read',
-      schema: { summary: 'Mark one notification read', security, params: Params, response: { 200: Type.Object({ notification: Notification }), 401: ErrorRef, 404: ErrorRef } },
+      schema: { summary: 'Mark one notification read', params: Params, response: { 200: Type.Object({ notification: Notification }), 404: ErrorRef } },
       handler: async request => {
         const { id } = request.params as { id: string }
         const notification = await repo.markRead(currentUser(request).id, id)
@@ -61,7 +60,7 @@ const notifications: FastifyPluginAsyncTypebox = async fastify => {
   }
 
   fastify.delete('/:id', {
-    schema: { summary: 'Delete a notification', security, params: Params, response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }), 401: ErrorRef, 404: ErrorRef } }
+    schema: { summary: 'Delete a notification', params: Params, response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }), 404: ErrorRef } }
   }, async request => {
     if (!(await repo.remove(currentUser(request).id, request.params.id))) throw new HttpError(404, NOT_FOUND)
     return { success: true as const, message: 'Notification deleted' }
