@@ -8,6 +8,8 @@ import type { Config } from './config.js'
 export interface AppOptions {
   /** Fully resolved configuration; `databaseUrl` is set (server.ts starts the embedded database first). */
   config: Config
+  /** Build without opening connections beyond the lazy pool (exporting the OpenAPI document): no job queue. */
+  offline?: boolean
 }
 
 declare module 'fastify' {
@@ -21,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 export default async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   fastify.decorate('config', opts.config)
   // Infrastructure first (awaited so later passes can rely on its decorators), then app plugins, then routes.
-  await fastify.register(autoload, { dir: path.join(here, 'plugins/external') })
+  await fastify.register(autoload, { dir: path.join(here, 'plugins/external'), options: { offline: opts.offline === true } })
   await fastify.register(autoload, { dir: path.join(here, 'plugins/app') })
   await fastify.register(autoload, {
     dir: path.join(here, 'routes'),

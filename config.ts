@@ -20,6 +20,8 @@ const EnvSchema = Type.Object({
   JWT_SECRET: Type.Optional(Type.String()),
   ADMIN_JWT_SECRET: Type.Optional(Type.String()),
   ALLOWED_ORIGINS: Type.Optional(Type.String()),
+  // An RFC 6265 token: no separators (=, ;, spaces, quotes) that would corrupt the Set-Cookie header.
+  AUTH_COOKIE: Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", default: 'auth_token' }),
   TRUST_PROXY: Type.String({ default: 'loopback,uniquelocal' }),
   RATE_LIMIT_GLOBAL_MAX: Type.Integer({ minimum: 1, default: 500 }),
   RATE_LIMIT_ROUTER_MAX: Type.Integer({ minimum: 1, default: 100 }),
@@ -71,6 +73,8 @@ export interface Config {
   jwtSecret: string
   adminJwtSecret: string
   allowedOrigins: string[]
+  /** Name of the web proxy's httpOnly session cookie. */
+  authCookie: string
   trustProxy: string
   rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number }
   adminBootstrap?: { email: string, username: string, password: string }
@@ -195,6 +199,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     cachePrefix: env.CACHE_PREFIX,
     ...secrets,
     allowedOrigins,
+    authCookie: env.AUTH_COOKIE,
     trustProxy: env.TRUST_PROXY,
     rateLimit: {
       globalMax: env.RATE_LIMIT_GLOBAL_MAX,

@@ -1,11 +1,13 @@
 // Fastify options shared by server.ts and the tests, so both validate and log the same way.
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
-import type { Server } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServerOptions } from 'fastify'
 import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
+import { frameworkErrorHandler } from './plugins/app/error-handler.js'
 
 const require = createRequire(import.meta.url)
 
@@ -34,6 +36,43 @@ export function trustProxyFunction (setting: string): false | ((address: string,
   const list = setting.split(',').map(s => s.trim()).filter(Boolean)
   const trusted = proxyAddr.compile(list)
   return (address, hop) => hop === 0 && trusted(address, hop)
+}
+
+/** What a proxy may pass on as X-Request-Id: it lands in every log line, so no spaces, quotes or newlines. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The request id: the X-Request-Id a trusted proxy (the TRUST_PROXY rule, e.g. the BFF on loopback) passed on,
+ * when well-formed; otherwise a fresh UUID, so a client cannot choose or forge the id its log lines carry.
+ */
+export function requestIdGenerator (trustProxy: string): (req: IncomingMessage) => string {
+  const trusted = trustProxyFunction(trustProxy)
+  return req => {
+    const given = req.headers['x-request-id']
+    const peer = req.socket?.remoteAddress
+    if (trusted !== false && typeof given === 'string' && REQUEST_ID.test(given) && peer != null && trusted(peer, 0)) return given
+    return randomUUID()
+  }
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout']
+}
+
+/**
+ * Requests Node's HTTP parser refuses (oversized headers, garbage, timeouts) never reach Fastify; answer them with
+ * our error body instead of Fastify's default `{ error, message, statusCode }`.
+ */
+function clientErrorHandler (err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, error] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request']
+  const body = JSON.stringify({ error })
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
 }
 
 function prettyTransport (): FastifyServerOptions['logger'] {
@@ -95,13 +134,16 @@ export function serverOptions (config: Config, overrides: Partial<ServerOptions>
       }
     },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    genReqId: requestIdGenerator(config.trustProxy),
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     connectionTimeout: 30_000,
     keepAliveTimeout: 72_000,
     requestTimeout: 60_000,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // A longer path segment is FST_ERR_MAX_PARAM_LENGTH, which frameworkErrorHandler answers 404 like any bad id.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ...overrides
   }

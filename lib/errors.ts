@@ -1,21 +1,86 @@
-// Errors that carry their HTTP status and, where decisions.md asks for them, extra body fields.
+// Named errors: every rule violation a client can see has a code, a status and one message, defined here once.
+// The error handler (plugins/app/error-handler.ts) turns them into the bodies of decisions.md section 1.
 
 export class HttpError extends Error {
   readonly statusCode: number
+  readonly code: string
   readonly details?: string[]
   /** Extra body fields next to `error` (retryAfter, limit, used...). */
   readonly extra?: Record<string, unknown>
 
-  constructor (statusCode: number, message: string, options: { details?: string[], extra?: Record<string, unknown> } = {}) {
+  constructor (statusCode: number, message: string, options: { code?: string, details?: string[], extra?: Record<string, unknown> } = {}) {
     super(message)
     this.name = 'HttpError'
     this.statusCode = statusCode
+    this.code = options.code ?? `HTTP_${statusCode}`
     this.details = options.details
     this.extra = options.extra
   }
 }
 
-/** The SQLSTATE of a postgres.js error, also when Drizzle wraps it (DrizzleQueryError.cause). */
+type NamedError = new (extra?: Record<string, unknown>) => HttpError
+
+/** A named error class: `throw new RecipeNotFound()`. */
+function named (code: string, statusCode: number, message: string): NamedError {
+  return class extends HttpError {
+    constructor (extra?: Record<string, unknown>) {
+      super(statusCode, message, { code, extra })
+      this.name = code
+    }
+  }
+}
+
+// 400
+export const validationError = (details: string[]) => new HttpError(400, 'Validation error', { code: 'VALIDATION_ERROR', details })
+export const CannotFollowSelf = named('CANNOT_FOLLOW_SELF', 400, 'You cannot follow yourself')
+export const WrongParentRecipe = named('WRONG_PARENT_RECIPE', 400, 'The parent comment belongs to another recipe')
+export const InvalidResetToken = named('INVALID_RESET_TOKEN', 400, 'Invalid or expired reset token')
+export const InvalidCode = named('INVALID_CODE', 400, 'Invalid or expired code')
+export const WrongCurrentPassword = named('WRONG_CURRENT_PASSWORD', 400, 'Current password is incorrect')
+export const ProviderNotConfigured = () => validationError(['provider: is not configured'])
+
+// 401
+export const AUTH_REQUIRED = 'Authentication required'
+export const INVALID_TOKEN = 'Invalid or expired token'
+export const AuthenticationRequired = named('AUTHENTICATION_REQUIRED', 401, AUTH_REQUIRED)
+export const InvalidToken = named('INVALID_TOKEN', 401, INVALID_TOKEN)
+export const InvalidCredentials = named('INVALID_CREDENTIALS', 401, 'Invalid credentials')
+export const InvalidIdentityToken = named('INVALID_IDENTITY_TOKEN', 401, 'Invalid identity token')
+
+// 403
+export const AccountBanned = named('ACCOUNT_BANNED', 403, 'Account is banned')
+export const AccountDeactivated = named('ACCOUNT_DEACTIVATED', 403, 'Account is deactivated')
+export const NotRecipeAuthor = named('NOT_RECIPE_AUTHOR', 403, 'Only the author can change this recipe')
+export const NotCommentAuthor = named('NOT_COMMENT_AUTHOR', 403, 'Not authorized to edit this comment')
+export const CommentDeleteForbidden = named('COMMENT_DELETE_FORBIDDEN', 403, 'Not authorized to delete this comment')
+export const OwnRecipeRating = named('OWN_RECIPE_RATING', 403, 'You cannot rate your own recipe')
+export const RecipeLimitReached = named('RECIPE_LIMIT_REACHED', 403, 'Recipe limit reached for your plan')
+
+// 404
+export const NotFound = named('NOT_FOUND', 404, 'Not found')
+export const RecipeNotFound = named('RECIPE_NOT_FOUND', 404, 'Recipe not found')
+export const RevisionNotFound = named('REVISION_NOT_FOUND', 404, 'Revision not found')
+export const UserNotFound = named('USER_NOT_FOUND', 404, 'User not found')
+export const CommentNotFound = named('COMMENT_NOT_FOUND', 404, 'Comment not found')
+export const CollectionNotFound = named('COLLECTION_NOT_FOUND', 404, 'Collection not found')
+export const NotInCollection = named('NOT_IN_COLLECTION', 404, 'Recipe not in this collection')
+export const NotificationNotFound = named('NOTIFICATION_NOT_FOUND', 404, 'Notification not found')
+export const TagNotFound = named('TAG_NOT_FOUND', 404, 'Tag not found')
+export const ReportTargetNotFound = named('REPORT_TARGET_NOT_FOUND', 404, 'Reported item not found')
+
+// 409
+export const DUPLICATE_ACCOUNT = 'An account with these details already exists'
+export const DuplicateAccount = named('DUPLICATE_ACCOUNT', 409, DUPLICATE_ACCOUNT)
+export const SavedCollectionUndeletable = named('SAVED_COLLECTION_UNDELETABLE', 409, 'The Saved Recipes collection cannot be deleted')
+export const AlreadyReported = named('ALREADY_REPORTED', 409, 'You have already reported this')
+
+// 423, 429, 503
+export const accountLocked = (retryAfter: number) => new HttpError(423, 'Account temporarily locked', { code: 'ACCOUNT_LOCKED', extra: { retryAfter } })
+export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' | 'auth') =>
+  new HttpError(429, 'Too many requests', { code: 'RATE_LIMITED', extra: { retryAfter, ...(limit != null && { limit }) } })
+export const ServiceUnavailable = named('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable')
+
+/** The SQLSTATE of a postgres.js error. */
 export function postgresCode (err: unknown): string | undefined {
   for (let e = err as { code?: unknown, cause?: unknown, name?: string } | undefined, i = 0; e != null && i < 3; e = e.cause as typeof e, i++) {
     if (e.name === 'PostgresError' && typeof e.code === 'string') return e.code
@@ -23,8 +88,4 @@ export function postgresCode (err: unknown): string | undefined {
   return undefined
 }
 
-export const validationError = (details: string[]) => new HttpError(400, 'Validation error', { details })
-
-export const tooManyRequests = (retryAfter: number) => new HttpError(429, 'Too many requests', { extra: { retryAfter } })
-
-export const accountLocked = (retryAfter: number) => new HttpError(423, 'Account temporarily locked', { extra: { retryAfter } })
+export const isUniqueViolation = (err: unknown) => postgresCode(err) === '23505'

@@ -76,6 +76,6 @@ export function normalizeIngredients (items: unknown[]): Ingredient[] {
 }
 
 /** What ingredient search matches: every line, lower-cased. */
-export function ingredientsSearchText (ingredients: Ingredient[]): string {
+export function ingredientsSearchText (ingredients: Array<Pick<Ingredient, 'text' | 'name'>>): string {
   return ingredients.map(i => `${i.text}\n${i.name}`.toLowerCase()).join('\n')
 }

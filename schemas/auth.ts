@@ -1,4 +1,5 @@
-import { Type } from 'typebox'
+// Bodies and answers of the auth routes (decisions.md section 2).
+import { Type, type Static } from 'typebox'
 import { ref } from './common.js'
 import { USERNAME_PATTERN } from '../lib/identity.js'
 import { UserSelf } from './users.js'
@@ -12,13 +13,15 @@ export const RegisterBody = Type.Object({
   firstName: Type.Optional(Type.String({ maxLength: 100 })),
   lastName: Type.Optional(Type.String({ maxLength: 100 }))
 })
+export type RegisterInput = Static<typeof RegisterBody>
 
 export const LoginBody = Type.Object({
   identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Email address or username' })),
   email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Accepted in place of identifier' })),
   username: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Accepted in place of identifier' })),
   password: Type.String({ minLength: 1, maxLength: 200 })
-})
+}, { description: 'One of identifier, email or username, and the password' })
+export type LoginInput = Static<typeof LoginBody>
 
 export const SessionResponse = Type.Object({
   message: Type.String(),
@@ -26,7 +29,12 @@ export const SessionResponse = Type.Object({
   token: Type.String({ description: 'Bearer token, valid 24 hours' })
 })
 
-export const TokenResponse = Type.Object({ token: Type.String(), expiresIn: Type.Integer({ description: 'Seconds' }) })
+export const MeResponse = Type.Object({ user: ref(UserSelf) })
+
+export const TokenResponse = Type.Object({
+  token: Type.String({ description: 'A new Bearer token, valid 24 hours; the presented one is revoked' }),
+  expiresIn: Type.Integer({ description: 'Seconds' })
+})
 
 export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Password })
 export const ChangePasswordResponse = Type.Object({ message: Type.String(), token: Type.String({ description: 'A fresh token: older ones stop working' }) })

@@ -5,7 +5,10 @@ export const ErrorResponse = Type.Object({
   error: Type.String(),
   details: Type.Optional(Type.Array(Type.String())),
   retryAfter: Type.Optional(Type.Integer({ description: 'Seconds until the request may be retried (423, 429)' })),
-  limit: Type.Optional(Type.Integer({ description: 'Plan limit that was reached' })),
+  limit: Type.Optional(Type.Union([
+    Type.Integer({ description: 'Plan limit that was reached (403)' }),
+    Type.Union([Type.Literal('global'), Type.Literal('router'), Type.Literal('auth')], { description: 'Rate limit that was reached (429)' })
+  ])),
   used: Type.Optional(Type.Integer({ description: 'Usage counted against the limit' }))
 }, { $id: 'ErrorResponse', description: 'Error body' })
 
@@ -24,8 +27,6 @@ export const Pagination = Type.Object({
   hasPrev: Type.Boolean()
 }, { $id: 'Pagination' })
 
-export const SHARED_SCHEMAS = [ErrorResponse, EnvelopeError, Pagination]
-
 /** A `$ref` to a registered schema that keeps its static type. */
 export function ref<T extends TSchema> (schema: T) {
   const { $id } = schema as { $id?: string }
@@ -33,8 +34,11 @@ export function ref<T extends TSchema> (schema: T) {
   return Type.Unsafe<Static<T>>({ $ref: $id })
 }
 
+/** Deepest page a list serves: offsets stay bounded. */
+export const MAX_PAGE = 10_000
+
 export const PaginationQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
 })
 
@@ -42,6 +46,9 @@ export function pagination (page: number, limit: number, total: number): Static<
   const totalPages = Math.ceil(total / limit)
   return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 }
 }
+
+/** `T` or null. */
+export const Nullable = <T extends TSchema>(schema: T, options: Record<string, unknown> = {}) => Type.Union([schema, Type.Null()], options)
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque CUID identifier' })
 export const DateTime = Type.String({ format: 'date-time' })

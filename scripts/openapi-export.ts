@@ -8,7 +8,7 @@ import { serverOptions } from '../server-options.js'
 
 const config = await loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://unused@127.0.0.1:1/unused' })
 const instance = Fastify(serverOptions(config))
-await instance.register(fp(app), { config })
+await instance.register(fp(app), { config, offline: true })
 await instance.ready()
 const document = JSON.stringify(instance.swagger(), null, 2)
 await instance.close()

@@ -69,41 +69,15 @@ export function expectValidationError (t: Test, response: LightMyRequestResponse
   t.ok(Array.isArray(body.details) && body.details.some((d: string) => d.startsWith(field)), `details name ${field}: ${JSON.stringify(body.details)}`)
 }
 
+export * from './helpers/users.js'
+export * from './helpers/recipes.js'
+export * from './helpers/social.js'
+
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'
 
-export interface TestUser { id: string, username: string, email: string, password: string, token: string }
-
-let userCount = 0
-
-/** Registers a user through the API (the real flow, bcrypt included). */
-export async function registerUser (app: FastifyInstance, fields: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> = {}): Promise<TestUser> {
-  const n = ++userCount
-  const username = fields.username ?? `user${process.pid}x${n}`
-  const email = fields.email ?? `${username.toLowerCase()}@example.com`
-  const password = fields.password ?? 'Sup3rSecret!'
-  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, email, password } })
-  if (res.statusCode !== 201) throw new Error(`registration failed: ${res.statusCode} ${res.body}`)
-  const body = JSON.parse(res.body)
-  return { id: body.user.id, username, email, password, token: body.token }
-}
-
-export const bearer = (user: { token?: unknown }) => ({ authorization: `Bearer ${String(user.token)}` })
-
-/** Creates a recipe through the API as `user` and returns it. */
-export async function createRecipe (app: FastifyInstance, user: { token: string }, fields: Record<string, unknown> = {}): Promise<Record<string, any>> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/recipes',
-    headers: { authorization: `Bearer ${user.token}` },
-    payload: { title: 'Test recipe', ingredients: ['1 cup flour'], ...fields }
-  })
-  if (res.statusCode !== 201) throw new Error(`recipe creation failed: ${res.statusCode} ${res.body}`)
-  return JSON.parse(res.body).recipe
-}
-
-/** Waits for background work (notifications, emails) to land: polls `check` until it returns a value. */
-export async function eventually<T> (check: () => Promise<T | null | undefined | false>, timeoutMs = 2000): Promise<T> {
+/** Waits for background work (notifications, emails) to land: polls `check` until it returns a value or the deadline passes. */
+export async function eventually<T> (check: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()

@@ -1,6 +1,8 @@
 // `npm test`: prepares a migrated template database (on DATABASE_URL, or an embedded PostgreSQL when it is unset),
-// runs tap, and ends with one plain line `N passed, N failed` counted from tap's own result files.
+// runs tap under c8 (coverage of the TypeScript sources, settings in .c8rc.json), and ends with one plain line
+// `N passed, N failed` counted from tap's own result files.
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -13,6 +15,8 @@ import { TEST_DATABASE_PREFIX } from './setup/names.js'
 
 const log = { info: (msg: string) => console.log(`# ${msg}`), warn: (msg: string) => console.warn(`# ${msg}`) }
 const RESULTS_DIR = '.tap/test-results'
+const COVERAGE_CONFIG = '.c8rc.json'
+const COVERAGE_SUMMARY = 'coverage/coverage-summary.json'
 
 interface Counts { passed: number, failed: number, skipped: number }
 
@@ -57,6 +61,21 @@ async function countResults (): Promise<Counts> {
   return totals
 }
 
+/**
+ * c8 itself fails the run when coverage is under a floor of .c8rc.json (`check-coverage`); say which floor, and count it
+ * as one failure so the closing line agrees with the exit code.
+ */
+async function coverageShortfalls (): Promise<string[]> {
+  const config = JSON.parse(await readFile(COVERAGE_CONFIG, 'utf8')) as Record<string, unknown>
+  if (config['check-coverage'] !== true) return []
+  const summary = await readFile(COVERAGE_SUMMARY, 'utf8').catch(() => null)
+  if (summary == null) return ['no coverage summary was written']
+  const total = (JSON.parse(summary) as { total: Record<string, { pct: number }> }).total
+  return ['lines', 'statements', 'branches', 'functions']
+    .filter(key => typeof config[key] === 'number' && total[key].pct < (config[key] as number))
+    .map(key => `${key} ${total[key].pct}% is under the ${config[key] as number}% floor`)
+}
+
 /** tap compiles its plugin list into its runner; rebuild once whenever package.json's list differs from the last build. */
 async function ensureTapPlugins (): Promise<void> {
   const wanted = JSON.stringify(JSON.parse(await readFile('package.json', 'utf8')).tap?.plugin ?? [])
@@ -86,13 +105,22 @@ async function main (): Promise<number> {
   await runMigrations(databaseUrl(maintenanceUrl, template))
 
   await rm(RESULTS_DIR, { recursive: true, force: true })
+  // c8 sets NODE_V8_COVERAGE for tap and so for every test process (and the servers they spawn); tsx's source maps take
+  // the counts back to the .ts files. Its raw data goes to a private folder, so that two runs in one checkout do not mix.
+  // Only the whole suite is held to the floor: a run of a few files (`npm test -- test/lib/x.test.ts`) just reports.
+  const tapArgs = process.argv.slice(2)
+  const subset = tapArgs.some(arg => !arg.startsWith('-') && existsSync(arg))
+  const coverageData = await mkdtemp(path.join(tmpdir(), 'recipes-test-coverage-'))
+  const c8Args = ['--temp-directory', coverageData, ...(subset ? ['--no-check-coverage'] : [])]
+  await rm(COVERAGE_SUMMARY, { force: true })
   const code = await new Promise<number>(resolve => {
-    const child = spawn(path.resolve('node_modules/.bin/tap'), process.argv.slice(2), {
+    const child = spawn(path.resolve('node_modules/.bin/c8'), [...c8Args, path.resolve('node_modules/.bin/tap'), ...tapArgs], {
       stdio: 'inherit',
       env: { ...process.env, TEST_MAINTENANCE_URL: maintenanceUrl, TEST_TEMPLATE_DATABASE: template }
     })
     child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal != null ? 1 : 0)))
   })
+  await rm(coverageData, { recursive: true, force: true })
 
   // Databases of test files that crashed before their own teardown.
   await withConnection(maintenanceUrl, async sql => {
@@ -104,7 +132,10 @@ async function main (): Promise<number> {
   await stopEmbedded()
   if (embeddedDir != null) await rm(embeddedDir, { recursive: true, force: true })
 
-  const { passed, failed, skipped } = await countResults()
+  const { passed, failed: testsFailed, skipped } = await countResults()
+  const shortfalls = subset ? [] : await coverageShortfalls()
+  for (const shortfall of shortfalls) console.log(`# coverage: ${shortfall}`)
+  const failed = testsFailed + (shortfalls.length > 0 ? 1 : 0)
   console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`)
   // No test at all is a broken run, not a green one.
   return code !== 0 || failed > 0 || passed === 0 ? 1 : 0

@@ -7,6 +7,10 @@ export const RECIPE_TYPES = ['food', 'drink'] as const
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const
 export const VISIBILITIES = ['public', 'private', 'friends', 'custom'] as const
 export const MODERATION_STATUSES = ['pending', 'approved', 'flagged', 'rejected'] as const
+/** Statuses shown to everyone but the author; `flagged` and `rejected` are hidden from all others. */
+export const LISTED_MODERATION = ['approved', 'pending'] as const satisfies ReadonlyArray<typeof MODERATION_STATUSES[number]>
+/** Revisions kept per recipe: the oldest are dropped beyond this. */
+export const MAX_REVISIONS = 50
 
 const oneOf = (values: readonly string[]) => sql.raw(values.map(v => `'${v}'`).join(', '))
 
@@ -47,8 +51,8 @@ export const recipes = pgTable('recipes', {
   index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')),
   index('recipes_author_created_idx').on(t.authorId, t.createdAt, t.id),
   // The public listing: published, listed moderation status, public visibility.
-  index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
-  index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in ('approved', 'pending')`),
+  index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
+  index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
   check('recipes_type_check', sql`${t.type} in (${oneOf(RECIPE_TYPES)})`),
   check('recipes_difficulty_check', sql`${t.difficulty} in (${oneOf(DIFFICULTIES)})`),
   check('recipes_visibility_check', sql`${t.visibility} in (${oneOf(VISIBILITIES)})`),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 import { recipes } from './recipes.js'
 import { users } from './users.js'
@@ -49,19 +49,38 @@ export const collectionItems = pgTable('collection_items', {
   recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
   sortOrder: integer('sort_order').notNull().default(0),
   addedAt: timestamptz('added_at').notNull().defaultNow()
-}, t => [primaryKey({ columns: [t.collectionId, t.recipeId] }), index('collection_items_recipe_idx').on(t.recipeId)])
+}, t => [
+  primaryKey({ columns: [t.collectionId, t.recipeId] }),
+  index('collection_items_recipe_idx').on(t.recipeId),
+  // A collection's recipes are paged in this order.
+  index('collection_items_order_idx').on(t.collectionId, t.sortOrder, t.addedAt, t.recipeId)
+])
+
+/**
+ * How deep a thread nests: top-level comments have depth 0, replies 1..MAX_REPLY_DEPTH. A reply to a comment at
+ * the maximum depth is filed next to it (under the same parent), so no thread grows deeper than this.
+ */
+export const MAX_REPLY_DEPTH = 3
 
 export const comments = pgTable('comments', {
   id: id(),
   recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   parentId: text('parent_id').references((): AnyPgColumn => comments.id, { onDelete: 'cascade' }),
+  /** The top-level comment of the thread (itself for a top-level comment): a page of threads is read in one query. */
+  rootId: text('root_id').notNull().references((): AnyPgColumn => comments.id, { onDelete: 'cascade' }),
+  /** 0 for a top-level comment, at most MAX_REPLY_DEPTH. */
+  depth: smallint('depth').notNull().default(0),
   content: text('content').notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, t => [
   index('comments_recipe_created_idx').on(t.recipeId, t.createdAt),
-  index('comments_parent_idx').on(t.parentId)
+  index('comments_parent_idx').on(t.parentId),
+  index('comments_root_created_idx').on(t.rootId, t.createdAt, t.id),
+  // Top-level comments of a recipe, in page order.
+  index('comments_recipe_top_idx').on(t.recipeId, t.createdAt, t.id).where(sql`${t.parentId} is null`),
+  check('comments_depth_range', sql`${t.depth} between 0 and ${sql.raw(String(MAX_REPLY_DEPTH))}`)
 ])
 
 export const REPORT_TYPES = ['recipe', 'comment', 'user'] as const

@@ -24,6 +24,8 @@ export const users = pgTable('users', {
   resetToken: text('reset_token'),
   resetTokenExpiry: timestamptz('reset_token_expiry'),
   passwordChangedAt: timestamptz('password_changed_at'),
+  /** Bumped on every password change or reset: tokens carry it (`ver`), so older ones stop working at once. */
+  tokenVersion: integer('token_version').notNull().default(0),
   failedLoginAttempts: integer('failed_login_attempts').notNull().default(0),
   lockedAt: timestamptz('locked_at'),
   bannedAt: timestamptz('banned_at'),
@@ -53,18 +55,42 @@ export const follows = pgTable('follows', {
   check('follows_not_self', sql`${t.followerId} <> ${t.followingId}`)
 ])
 
+/** Revoked tokens (logout, refresh) until they would have expired anyway; the cache only sits in front of this. */
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamptz('expires_at').notNull()
+}, t => [index('revoked_tokens_expires_idx').on(t.expiresAt)])
+
 export const DIGEST_FREQUENCIES = ['none', 'daily', 'weekly'] as const
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 
+/** What a user who never saved notification settings has: the column defaults and the API's answer alike. */
+export const NOTIFICATION_SETTINGS_DEFAULTS = {
+  emailLikes: true,
+  emailComments: true,
+  digestFrequency: 'weekly',
+  digestDay: 'monday',
+  digestTime: '09:00',
+  digestTimezone: 'UTC'
+} as const satisfies {
+  emailLikes: boolean
+  emailComments: boolean
+  digestFrequency: typeof DIGEST_FREQUENCIES[number]
+  digestDay: typeof WEEKDAYS[number]
+  digestTime: string
+  digestTimezone: string
+}
+
+const defaults = NOTIFICATION_SETTINGS_DEFAULTS
+
 export const notificationSettings = pgTable('notification_settings', {
   userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
-  emailLikes: boolean('email_likes').notNull().default(true),
-  emailComments: boolean('email_comments').notNull().default(true),
-  digestFrequency: text('digest_frequency').$type<typeof DIGEST_FREQUENCIES[number]>().notNull().default('weekly'),
-  digestDay: text('digest_day').$type<typeof WEEKDAYS[number]>().notNull().default('monday'),
-  digestTime: text('digest_time').notNull().default('09:00'),
-  digestTimezone: text('digest_timezone').notNull().default('UTC'),
-  /** Other keys clients send are kept and returned (interface.md: "other body keys are passed through"). */
-  extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+  emailLikes: boolean('email_likes').notNull().default(defaults.emailLikes),
+  emailComments: boolean('email_comments').notNull().default(defaults.emailComments),
+  digestFrequency: text('digest_frequency').$type<typeof DIGEST_FREQUENCIES[number]>().notNull().default(defaults.digestFrequency),
+  digestDay: text('digest_day').$type<typeof WEEKDAYS[number]>().notNull().default(defaults.digestDay),
+  digestTime: text('digest_time').notNull().default(defaults.digestTime),
+  digestTimezone: text('digest_timezone').notNull().default(defaults.digestTimezone),
   updatedAt: updatedAt()
 })

@@ -1,42 +1,53 @@
-// User tokens (HS256 JWT, 24 h, revocable by jti) and the two checks every family uses:
-// `authenticate` (strict: 401 unless the token and its user are valid now) and `optionalAuth` (same checks; any
-// failure means anonymous). Other token kinds (admin, unsubscribe) carry `typ`/`aud` and never pass either.
+// User tokens (@fastify/jwt, HS256 only, 24 h) and the two checks every family uses: `authenticate` (strict: 401
+// unless the token and its user are valid now) and `optionalAuth` (same checks; any failure means anonymous).
+// A token is valid while its user is active and unbanned, its `ver` equals the user's token version (bumped by every
+// password change or reset, in the statement that sets the password) and its jti is not revoked. Tokens minted for
+// another purpose carry `typ`/`aud` and never pass. `jose` is only for external identity providers (accounts service).
+import fastifyJwt from '@fastify/jwt'
 import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { jwtVerify, SignJWT } from 'jose'
-import { HttpError } from '../../lib/errors.js'
+import { AUTH_REQUIRED, AuthenticationRequired, INVALID_TOKEN, InvalidToken, ServiceUnavailable } from '../../lib/errors.js'
+import type { AuthState } from './repositories/users.js'
 import { documentErrors } from './schemas.js'
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60
-/** How long optional routes may reuse a user's auth state; changes to it invalidate the entry at once. */
+/** How long optional routes may reuse a user's auth state; the changes that matter invalidate it at once. */
 const AUTH_STATE_TTL_SECONDS = 10
+/** How long optional routes may trust "not revoked"; revoking overwrites the entry, so this only bounds other instances. */
+const NOT_REVOKED_TTL_SECONDS = 10
+/** Expired rows of revoked_tokens are deleted at most this often per instance, in batches. */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000
+const PURGE_BATCH = 5000
 
 export interface AccessClaims {
   userId: string
   email: string
   jti: string
-  /** Seconds, with millisecond fractions so a token issued just before a password change is still older than it. */
+  /** The user's token version when the token was issued. */
+  ver: number
   iat: number
   exp: number
 }
 
 export interface AuthUser { id: string, email: string, username: string }
 
-export interface AuthState {
-  id: string
-  email: string
-  username: string
-  active: boolean
-  banned: boolean
-  /** Epoch milliseconds. */
-  passwordChangedAt: number | null
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    user: AuthUser | null
+    /** Admin tokens (config.adminJwtSecret) will be the 'admin' namespace: add it here when it is registered. */
+    namespaces: 'user'
+  }
 }
 
 export interface Tokens {
-  issue: (user: { id: string, email: string }) => Promise<{ token: string, claims: AccessClaims }>
-  verify: (token: string) => Promise<AccessClaims>
-  revoke: (claims: AccessClaims) => Promise<void>
+  /** Signs a token for the user at their current token version (read from the database when not given). */
+  issue: (user: { id: string, email: string, tokenVersion?: number }) => Promise<{ token: string, claims: AccessClaims }>
+  /** The claims of a well-signed, unexpired user token; throws otherwise. */
+  verify: (token: string) => AccessClaims
+  /** Revokes the token until it expires; true only for the call that revoked it (false: already revoked). */
+  revoke: (claims: AccessClaims) => Promise<boolean>
+  /** Whether the token is revoked: the cache first, the table on a miss. */
   isRevoked: (jti: string) => Promise<boolean>
 }
 
@@ -49,52 +60,21 @@ declare module 'fastify' {
     invalidateAuthState: (userId: string) => Promise<void>
   }
   interface FastifyRequest {
-    user: AuthUser | null
     /** Claims of the presented token, when it passed. */
     tokenClaims: AccessClaims | null
   }
 }
 
-export const AUTH_REQUIRED = 'Authentication required'
-export const INVALID_TOKEN = 'Invalid or expired token'
-
-function isAccessClaims (payload: Record<string, unknown>): payload is Record<string, unknown> & AccessClaims {
-  return typeof payload.userId === 'string' && typeof payload.email === 'string' && typeof payload.jti === 'string' &&
-    typeof payload.iat === 'number' && typeof payload.exp === 'number' &&
+function isAccessClaims (payload: unknown): payload is AccessClaims & { typ?: unknown, aud?: unknown } {
+  if (payload == null || typeof payload !== 'object') return false
+  const claims: Record<string, unknown> = { ...payload }
+  return typeof claims.userId === 'string' && typeof claims.email === 'string' && typeof claims.jti === 'string' &&
+    Number.isInteger(claims.ver) && Number.isInteger(claims.iat) && Number.isInteger(claims.exp) &&
     // Tokens minted for another purpose are never user tokens.
-    payload.typ === undefined && payload.aud === undefined
+    claims.typ === undefined && claims.aud === undefined
 }
 
-export function createTokens (secret: string, fastify: FastifyInstance): Tokens {
-  const key = new TextEncoder().encode(secret)
-  const revokedKey = (jti: string) => `revoked:${jti}`
-  return {
-    async issue (user) {
-      const iat = Date.now() / 1000
-      const claims: AccessClaims = { userId: user.id, email: user.email, jti: createId(), iat, exp: Math.floor(iat) + TOKEN_LIFETIME_SECONDS }
-      const token = await new SignJWT({ userId: claims.userId, email: claims.email })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setJti(claims.jti)
-        .setIssuedAt(claims.iat)
-        .setExpirationTime(claims.exp)
-        .sign(key)
-      return { token, claims }
-    },
-    async verify (token) {
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] })
-      if (!isAccessClaims(payload)) throw new Error('not an access token')
-      return { userId: payload.userId, email: payload.email, jti: payload.jti, iat: payload.iat, exp: payload.exp }
-    },
-    async revoke (claims) {
-      const ttl = claims.exp - Math.floor(Date.now() / 1000)
-      if (ttl > 0) await fastify.cache.set(revokedKey(claims.jti), 1, ttl)
-    },
-    async isRevoked (jti) {
-      return (await fastify.cache.get(revokedKey(jti))) != null
-    }
-  }
-}
-
+/** The Bearer token of the request: undefined when there is no Authorization header, null when it is garbled. */
 function bearerToken (request: FastifyRequest): string | null | undefined {
   const header = request.headers.authorization
   if (header == null || header === '') return undefined
@@ -103,51 +83,112 @@ function bearerToken (request: FastifyRequest): string | null | undefined {
 }
 
 export default fp(async fastify => {
-  const tokens = createTokens(fastify.config.jwtSecret, fastify)
-  fastify.decorate('tokens', tokens)
+  const { cache, usersRepository: users, tokensRepository: revoked } = fastify
+  await fastify.register(fastifyJwt, {
+    namespace: 'user',
+    secret: fastify.config.jwtSecret,
+    sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
+    verify: { algorithms: ['HS256'] },
+    // request.user is ours (set by the checks below); @fastify/jwt's own request helpers write elsewhere.
+    decoratorName: 'jwtPayload'
+  })
+  const jwt = fastify.jwt.user
   fastify.decorateRequest('user', null)
   fastify.decorateRequest('tokenClaims', null)
 
+  /** A cache read or write that may fail (Redis down): the database stays the answer. */
+  async function tryCache<T> (work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work()
+    } catch (err) {
+      fastify.log.warn({ err }, 'cache unavailable')
+      return undefined
+    }
+  }
+
+  let lastPurge = 0
+  function purgeExpiredSometimes (): void {
+    if (Date.now() - lastPurge < PURGE_INTERVAL_MS) return
+    lastPurge = Date.now()
+    fastify.background('purge-revoked-tokens', async () => await revoked.purgeExpired(fastify.db, PURGE_BATCH))
+  }
+
+  const revokedKey = (jti: string) => `revoked:${jti}`
+  const tokens: Tokens = {
+    async issue (user) {
+      const tokenVersion = user.tokenVersion ?? (await users.authState(fastify.db, user.id))?.tokenVersion ?? 0
+      const iat = Math.floor(Date.now() / 1000)
+      const claims: AccessClaims = { userId: user.id, email: user.email, jti: createId(), ver: tokenVersion, iat, exp: iat + TOKEN_LIFETIME_SECONDS }
+      const token = jwt.sign({ userId: claims.userId, email: claims.email, jti: claims.jti, ver: claims.ver, iat })
+      return { token, claims }
+    },
+
+    verify (token) {
+      const payload = jwt.verify<object>(token)
+      if (!isAccessClaims(payload)) throw new Error('not a user token')
+      return { userId: payload.userId, email: payload.email, jti: payload.jti, ver: payload.ver, iat: payload.iat, exp: payload.exp }
+    },
+
+    async revoke (claims) {
+      const ttl = claims.exp - Math.floor(Date.now() / 1000)
+      if (ttl <= 0) return false
+      const first = await revoked.revoke(fastify.db, { jti: claims.jti, userId: claims.userId, expiresAt: new Date(claims.exp * 1000) })
+      await tryCache(async () => await cache.set(revokedKey(claims.jti), 1, ttl))
+      purgeExpiredSometimes()
+      return first
+    },
+
+    async isRevoked (jti) {
+      const hit = await tryCache(async () => await cache.get<0 | 1>(revokedKey(jti)))
+      if (hit !== undefined) return hit === 1
+      const isRevoked = await revoked.isRevoked(fastify.db, jti)
+      // A "revoked" entry lives as long as the token could; a "not revoked" one only briefly (see above).
+      if (!isRevoked) await tryCache(async () => await cache.set(revokedKey(jti), 0, NOT_REVOKED_TTL_SECONDS))
+      return isRevoked
+    }
+  }
+  fastify.decorate('tokens', tokens)
+
   const stateKey = (userId: string) => `auth-state:${userId}`
-  const loadState = async (userId: string): Promise<AuthState | null> => await fastify.usersRepository.authState(userId)
-  const cachedState = async (userId: string): Promise<AuthState | null> => {
-    const hit = await fastify.cache.get<AuthState | 0>(stateKey(userId))
+  async function cachedState (userId: string): Promise<AuthState | null> {
+    const hit = await tryCache(async () => await cache.get<AuthState | 0>(stateKey(userId)))
     if (hit !== undefined) return hit === 0 ? null : hit
-    const state = await loadState(userId)
-    await fastify.cache.set(stateKey(userId), state ?? 0, AUTH_STATE_TTL_SECONDS)
+    const state = await users.authState(fastify.db, userId)
+    await tryCache(async () => await cache.set(stateKey(userId), state ?? 0, AUTH_STATE_TTL_SECONDS))
     return state
   }
-  fastify.decorate('invalidateAuthState', async (userId: string) => { await fastify.cache.del(stateKey(userId)) })
+  fastify.decorate('invalidateAuthState', async (userId: string) => { await tryCache(async () => await cache.del(stateKey(userId))) })
 
   /** The user the request's token stands for right now, or the reason it does not. */
   async function resolve (request: FastifyRequest, strict: boolean): Promise<{ user: AuthUser, claims: AccessClaims } | string> {
     const token = bearerToken(request)
-    if (token === undefined || token === null) return AUTH_REQUIRED
+    if (token == null) return AUTH_REQUIRED
     let claims: AccessClaims
     try {
-      claims = await tokens.verify(token)
+      claims = tokens.verify(token)
     } catch {
       return INVALID_TOKEN
     }
-    let revoked: boolean
     let state: AuthState | null
+    let isRevoked: boolean
     try {
-      revoked = await tokens.isRevoked(claims.jti)
-      // Strict routes read the user's current state; optional ones may use the briefly cached copy.
-      state = strict ? await loadState(claims.userId) : await cachedState(claims.userId)
+      // Strict routes read the database (exact, even across instances); optional ones may use the cache.
+      [state, isRevoked] = strict
+        ? await Promise.all([users.authState(fastify.db, claims.userId), revoked.isRevoked(fastify.db, claims.jti)])
+        : await Promise.all([cachedState(claims.userId), tokens.isRevoked(claims.jti)])
     } catch (err) {
       if (!strict) return INVALID_TOKEN
       request.log.error({ err }, 'auth state unavailable')
-      throw new HttpError(503, 'Service temporarily unavailable')
+      throw new ServiceUnavailable()
     }
-    if (revoked || state == null || !state.active || state.banned) return INVALID_TOKEN
-    if (state.passwordChangedAt != null && claims.iat * 1000 < state.passwordChangedAt) return INVALID_TOKEN
+    if (isRevoked || state == null || !state.active || state.banned || state.tokenVersion !== claims.ver) return INVALID_TOKEN
     return { user: { id: state.id, email: state.email, username: state.username }, claims }
   }
 
   fastify.decorate('authenticate', async function (request: FastifyRequest, _reply: FastifyReply) {
     const result = await resolve(request, true)
-    if (typeof result === 'string') throw new HttpError(401, result)
+    if (result === AUTH_REQUIRED) throw new AuthenticationRequired()
+    if (typeof result === 'string') throw new InvalidToken()
     request.user = result.user
     request.tokenClaims = result.claims
   })
@@ -164,7 +205,7 @@ export default fp(async fastify => {
     const hooks = ([] as unknown[]).concat(route.onRequest ?? [], route.preHandler ?? [])
     if (hooks.includes(fastify.authenticate)) documentAuth(route)
   })
-}, { name: 'auth', dependencies: ['cache', 'users-repository'] })
+}, { name: 'auth', dependencies: ['cache', 'db', 'background', 'users-repository', 'tokens-repository'] })
 
 /** Marks a route as needing a Bearer token in the OpenAPI document, with its 401 answer. */
 function documentAuth (route: RouteOptions): void {
@@ -181,6 +222,12 @@ export function requireAuth (fastify: FastifyInstance): void {
 
 /** The signed-in user on a route behind `authenticate`. */
 export function currentUser (request: FastifyRequest): AuthUser {
-  if (request.user == null) throw new HttpError(401, AUTH_REQUIRED)
+  if (request.user == null) throw new AuthenticationRequired()
   return request.user
+}
+
+/** The claims of the token that signed the request in (routes behind `authenticate`). */
+export function currentClaims (request: FastifyRequest): AccessClaims {
+  if (request.tokenClaims == null) throw new AuthenticationRequired()
+  return request.tokenClaims
 }

@@ -50,19 +50,29 @@ export function validationDetails (issues: AjvIssue[], context?: string): string
   return [...new Set(details)]
 }
 
-const POSTGRES_INVALID_INPUT = new Set(['22P02', '22001', '22003', '22007', '22008', '22P05', '23502', '23514', '2201X', '2201W'])
+// Class 22 is "data exception" (bad cast, out of range, invalid time zone, division by zero...): the input was
+// wrong, wherever it came from (body, query or a cursor), so the detail does not name a part of the request.
+const INVALID_VALUE: Mapped = { status: 400, body: { error: 'Validation error', details: ['request: contains an invalid value'] } }
 
 function fromPostgres (code: string): Mapped | undefined {
   if (code === '23505') return { status: 409, body: { error: 'Resource already exists' } }
   if (code === '23503') return { status: 404, body: { error: 'Referenced resource not found' } }
-  if (POSTGRES_INVALID_INPUT.has(code)) return { status: 400, body: { error: 'Validation error', details: ['body: contains an invalid value'] } }
+  // 23502 not-null and 23514 check violations are input the schema let through.
+  if (code.startsWith('22') || code === '23502' || code === '23514') return INVALID_VALUE
   if (code === '40001' || code === '40P01' || code === '55P03' || code === '57014') {
     return { status: 503, body: { error: 'Service busy, please retry' } }
   }
   return undefined
 }
 
+const NOT_FOUND: Mapped = { status: 404, body: { error: 'Not found' } }
+
 const FASTIFY_CODES: Record<string, Mapped> = {
+  // Router errors (reached through the frameworkErrors server option). A path segment too long for the router
+  // cannot name anything, like an id that fails its schema (decisions.md: malformed id in a path is 404).
+  FST_ERR_BAD_URL: { status: 400, body: { error: 'Validation error', details: ['path: is not a valid URL'] } },
+  FST_ERR_MAX_PARAM_LENGTH: NOT_FOUND,
+  FST_ERR_ASYNC_CONSTRAINT: { status: 500, body: { error: 'Internal server error' } },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, body: { error: 'Payload too large' } },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, body: { error: 'Unsupported media type' } },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, body: { error: 'Validation error', details: ['body: content length does not match'] } },
@@ -95,6 +105,8 @@ export function mapError (err: FastifyError | HttpError | Error): Mapped {
   }
   const fe = err as FastifyError & { expose?: boolean }
   if (fe.validation != null) {
+    // A path parameter that fails its schema (an over-long or malformed id) names no resource.
+    if (fe.validationContext === 'params') return NOT_FOUND
     return { status: 400, body: { error: 'Validation error', details: validationDetails(fe.validation as AjvIssue[], fe.validationContext) } }
   }
   if (fe.code != null && FASTIFY_CODES[fe.code] != null) return FASTIFY_CODES[fe.code]
@@ -106,7 +118,7 @@ export function mapError (err: FastifyError | HttpError | Error): Mapped {
 
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500
   if (status >= 400 && status < 500) {
-    // http-errors (sensible) carry a client-safe message; Fastify's own FST_ codes get the generic text.
+    // Other libraries' client errors carry a client-safe message; Fastify's own FST_ codes get the generic text.
     const safe = fe.code == null || !fe.code.startsWith('FST_')
     return { status, body: { error: safe && err.message !== '' ? err.message : (STATUS_TEXT[status] ?? 'Bad request') } }
   }
@@ -116,19 +128,33 @@ export function mapError (err: FastifyError | HttpError | Error): Mapped {
 
 export function sendError (request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   if (typeof body.retryAfter === 'number') reply.header('retry-after', body.retryAfter)
-  const payload = request.routeOptions.config?.envelope === true
+  const payload = request.routeOptions?.config?.envelope === true
     ? { success: false, error: body.error, details: body.details ?? [] }
     : body
-  return reply.code(status).type('application/json; charset=utf-8').send(payload)
+  // Sent as a string: error bodies are built here, field by field, so they skip the route's response serializer,
+  // which would drop or fail on a field a route's declared error schema lacks (e.g. 429 `limit`).
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(payload))
+}
+
+function handle (err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = mapError(err)
+  if (status >= 500) request.log.error({ err }, 'request failed')
+  else request.log.info({ status, error: body.error }, 'request rejected')
+  return sendError(request, reply, status, body)
+}
+
+/**
+ * The `frameworkErrors` server option: errors the router raises before any route or hook runs (undecodable
+ * path, over-long parameter) get the same bodies as everything else.
+ */
+export function frameworkErrorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No route, so no helmet hook: keep the nosniff promise of decisions.md for these bodies too.
+  reply.header('x-content-type-options', 'nosniff')
+  handle(err, request, reply)
 }
 
 export default fp(async fastify => {
-  fastify.setErrorHandler(function (err: FastifyError, request, reply) {
-    const { status, body } = mapError(err)
-    if (status >= 500) request.log.error({ err }, 'request failed')
-    else request.log.info({ status, error: body.error }, 'request rejected')
-    return sendError(request, reply, status, body)
-  })
+  fastify.setErrorHandler(handle)
 
   fastify.setNotFoundHandler({ preHandler: fastify.rateLimits.global }, function (request, reply) {
     return sendError(request, reply, 404, { error: 'Not found' })

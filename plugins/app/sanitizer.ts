@@ -6,37 +6,47 @@ import { hasInvalidCharacters, sanitizeString } from '../../lib/sanitize.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Extra body keys this route keeps verbatim (e.g. `html` of the import routes, parsed as markup). */
+    /** Extra top-level body keys whose string values this route keeps verbatim. */
     sanitizeSkip?: string[]
   }
 }
 
-/** Secrets and codes are compared, never shown: the sanitizer must not alter them. */
+/**
+ * Top-level fields kept verbatim: secrets and codes are compared, never shown, and the import routes' `html` and
+ * `image` are parsed as markup or data. Only a top-level string is exempt; any nested string is sanitized,
+ * whatever its key.
+ */
 export const NEVER_SANITIZED = new Set([
   'password', 'currentPassword', 'newPassword', 'token', 'idToken', 'refreshToken', 'code', 'totpCode',
-  'backupCode', 'secret', 'inviteCode', 'html', 'image', 'endpoint', 'keys', 'p256dh', 'auth'
+  'backupCode', 'secret', 'inviteCode', 'html', 'image'
 ])
 
 const MAX_DEPTH = 64
 
 class InvalidInput extends Error {}
 
-function clean (value: unknown, path: string, skip: Set<string>, depth: number, sanitize: boolean): unknown {
+/** `exempt` names keys of this object (the body itself) whose string values are kept verbatim; it is not passed down. */
+function clean (value: unknown, path: string, depth: number, exempt?: Set<string>): unknown {
   if (typeof value === 'string') {
     if (hasInvalidCharacters(value)) throw new InvalidInput(`${path}: contains a NUL byte or an invalid Unicode character`)
-    return sanitize ? sanitizeString(value) : value
+    return sanitizeString(value)
   }
   if (value === null || typeof value !== 'object') return value
   if (depth > MAX_DEPTH) throw new InvalidInput(`${path}: nested too deeply`)
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = clean(value[i], `${path}[${i}]`, skip, depth + 1, sanitize)
+    for (let i = 0; i < value.length; i++) value[i] = clean(value[i], `${path}[${i}]`, depth + 1)
     return value
   }
   const record = value as Record<string, unknown>
   for (const key of Object.keys(record)) {
     if (hasInvalidCharacters(key)) throw new InvalidInput(`${path}: a key contains a NUL byte or an invalid Unicode character`)
     const childPath = path === '' ? key : `${path}.${key}`
-    record[key] = clean(record[key], childPath, skip, depth + 1, sanitize && !skip.has(key))
+    const child = record[key]
+    if (typeof child === 'string' && exempt?.has(key) === true) {
+      if (hasInvalidCharacters(child)) throw new InvalidInput(`${childPath}: contains a NUL byte or an invalid Unicode character`)
+    } else {
+      record[key] = clean(child, childPath, depth + 1)
+    }
   }
   return value
 }
@@ -59,9 +69,9 @@ export default fp(async fastify => {
       if (request.body != null && typeof request.body === 'object') {
         const extra = request.routeOptions.config.sanitizeSkip
         const skip = extra == null ? NEVER_SANITIZED : new Set([...NEVER_SANITIZED, ...extra])
-        clean(request.body, '', skip, 0, true)
+        clean(request.body, '', 0, skip)
       } else if (typeof request.body === 'string') {
-        request.body = clean(request.body, 'body', NEVER_SANITIZED, 0, true)
+        request.body = clean(request.body, 'body', 0)
       }
     } catch (err) {
       if (err instanceof InvalidInput) throw validationError([err.message.replace(/^: /, 'body: ')])

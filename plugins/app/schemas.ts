@@ -1,12 +1,10 @@
-// Registers the shared schemas and fills in the error responses every route can produce, so the OpenAPI
-// document lists them without each route repeating them.
+// Registers every schema with an `$id` that a module in schemas/ exports (no hand-kept list: a family's shared
+// shapes are registered by giving them an `$id`), and fills in the error responses every route can produce.
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { SHARED_SCHEMAS } from '../../schemas/common.js'
-import { Collection } from '../../schemas/collections.js'
-import { Comment, ThreadedComment } from '../../schemas/comments.js'
-import { RECIPE_SCHEMAS } from '../../schemas/recipes.js'
-import { USER_SCHEMAS } from '../../schemas/users.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,6 +12,8 @@ declare module 'fastify' {
     envelope?: boolean
   }
 }
+
+const SCHEMAS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../schemas')
 
 type ResponseMap = Record<string, unknown>
 
@@ -32,8 +32,22 @@ export function tagOf (prefix: string | undefined): string[] | undefined {
   return [family.split('-').map(word => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')]
 }
 
+const isNamedSchema = (value: unknown): value is { $id: string } =>
+  value != null && typeof value === 'object' && typeof (value as { $id?: unknown }).$id === 'string'
+
+/** Every `$id` schema exported by schemas/*.ts (or .js once built). */
+export async function namedSchemas (): Promise<Array<{ $id: string }>> {
+  const files = (await readdir(SCHEMAS_DIR)).filter(file => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+  const found = new Map<string, { $id: string }>()
+  for (const file of files.sort()) {
+    const exports: Record<string, unknown> = await import(pathToFileURL(path.join(SCHEMAS_DIR, file)).href)
+    for (const value of Object.values(exports)) if (isNamedSchema(value)) found.set(value.$id, value)
+  }
+  return [...found.values()]
+}
+
 export default fp(async fastify => {
-  for (const schema of [...SHARED_SCHEMAS, ...USER_SCHEMAS, ...RECIPE_SCHEMAS, Collection, Comment, ThreadedComment]) fastify.addSchema(schema)
+  for (const schema of await namedSchemas()) fastify.addSchema(schema)
 
   fastify.addHook('onRoute', route => {
     const { schema } = route

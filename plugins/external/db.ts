@@ -1,18 +1,23 @@
-// PostgreSQL through postgres.js (prepared statements by default) with Drizzle on top.
-import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js'
+// PostgreSQL through postgres.js: one pool per instance, every query a tagged template (prepared automatically).
+// Columns arrive camelCased (`author_id` -> `authorId`) so rows match the Drizzle table types (`$inferSelect`).
 import fp from 'fastify-plugin'
 import postgres from 'postgres'
-import * as schema from '../../db/schema/index.js'
 
-export type Database = PostgresJsDatabase<typeof schema>
-/** A transaction or the database itself: repository methods accept either. */
-export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0]
+/**
+ * A database handle: the pool, or the transaction a service opened. Repositories take one on every method, so the
+ * caller decides what commits together.
+ */
+export type Db = postgres.Sql
+
+/** A value for a json/jsonb column (postgres.js's JSONValue type does not admit interfaces such as our views). */
+export const json = (db: Db, value: unknown) => db.json(value as postgres.JSONValue)
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Database
-    /** Raw postgres.js client for hot paths and maintenance. */
-    sql: postgres.Sql
+    /** The pool: queries outside any transaction. */
+    db: Db
+    /** Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. */
+    transaction: <T>(work: (tx: Db) => Promise<T>) => Promise<T>
   }
 }
 
@@ -24,9 +29,14 @@ export default fp(async fastify => {
     idle_timeout: 60,
     connect_timeout: 10,
     onnotice: () => {},
-    connection: { application_name: 'recipe-platform' }
+    // Only column names: json values keep the keys clients sent.
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
+    connection: { application_name: 'recipe-platform', TimeZone: 'UTC' }
   })
-  fastify.decorate('sql', sql)
-  fastify.decorate('db', drizzle({ client: sql, schema }))
+  fastify.decorate('db', sql)
+  fastify.decorate('transaction', async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
+    // postgres.js types a transaction as a narrower `TransactionSql`; for queries it is the same tagged template.
+    return await (sql.begin(async tx => await work(tx as unknown as Db)) as Promise<T>)
+  })
   fastify.addHook('onClose', async () => { await sql.end({ timeout: 5 }) })
 }, { name: 'db' })

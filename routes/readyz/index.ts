@@ -28,7 +28,7 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
     }
   }, async (_request, reply) => {
     const [database, cache] = await Promise.all([
-      probe(async () => await fastify.sql`select 1`),
+      probe(async () => await fastify.db`select 1`),
       probe(async () => await fastify.cache.ping())
     ])
     const ok = database === 'ok' && cache === 'ok'

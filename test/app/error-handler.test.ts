@@ -1,9 +1,12 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { Type } from 'typebox'
-import { users } from '../../db/schema/index.js'
 import { accountLocked, HttpError } from '../../lib/errors.js'
-import { build, expectValidationError, json } from '../helper.js'
+import { Id } from '../../schemas/common.js'
+import { bearer, build, expectValidationError, json, registerUser } from '../helper.js'
 
 // Test-only routes exercising each error path through the real error handler.
 async function errorRoutes (app: FastifyInstance): Promise<void> {
@@ -23,16 +26,24 @@ async function errorRoutes (app: FastifyInstance): Promise<void> {
   }, async request => request.query)
   app.post('/test/user', async request => {
     const { email, username } = request.body as { email: string, username: string }
-    const [row] = await app.db.insert(users).values({ email, username, usernameKey: username.toLowerCase(), password: 'x' }).returning({ id: users.id })
+    const [row] = await app.db`insert into users (id, email, username, username_key, password)
+      values (${createId()}, ${email}, ${username}, ${username.toLowerCase()}, 'x') returning id`
     return row
   })
-  app.get('/test/bad-cast', async () => await app.sql`select ${'not-a-number'}::integer as n`)
+  app.get('/test/bad-cast', async () => await app.db`select ${'not-a-number'}::integer as n`)
+  // Other members of SQLSTATE class 22 (data exception): 22012 division by zero, 22023 invalid parameter value.
+  app.get('/test/division', async () => await app.db`select 1 / ${0}::integer as n`)
+  app.get('/test/bad-zone', async () => await app.db`select now() at time zone ${'Nowhere/Atlantis'} as t`)
   app.get('/test/boom', async () => { throw new Error('connection to 10.0.0.5 failed: select * from secrets') })
-  app.get('/test/sql-error', async () => await app.sql`select * from no_such_table_here`)
-  app.get('/test/missing-ref', async () => await app.sql`insert into recipes (id, author_id, slug, title) values ('r1', 'nobody', 's', 't')`)
+  app.get('/test/sql-error', async () => await app.db`select * from no_such_table_here`)
+  app.get('/test/missing-ref', async () => await app.db`insert into recipes (id, author_id, slug, title) values ('r1', 'nobody', 's', 't')`)
+  app.get('/test/items/:id/parts/:partId', {
+    schema: { params: Type.Object({ id: Id, partId: Id }) }
+  }, async request => request.params)
   app.get('/test/locked', async () => { throw accountLocked(600) })
-  app.get('/test/forbidden', async (_request, reply) => reply.forbidden('Not your recipe'))
-  app.get('/test/not-found', async (_request, reply) => reply.notFound('Recipe not found'))
+  app.get('/test/forbidden', async () => { throw new HttpError(403, 'Not your recipe') })
+  // An error from another library that carries a client status keeps its message.
+  app.get('/test/not-found', async () => { throw Object.assign(new Error('Recipe not found'), { statusCode: 404 }) })
   app.get('/test/unavailable', async () => { throw new HttpError(503, 'AI provider not configured') })
   app.post('/test/envelope', {
     config: { envelope: true },
@@ -146,6 +157,26 @@ t.test('error bodies', async t => {
     t.equal(json(cast).error, 'Validation error')
   })
 
+  t.test('every PostgreSQL data exception (class 22) is a 400 that does not blame the body', async t => {
+    for (const url of ['/test/bad-cast', '/test/division', '/test/bad-zone']) {
+      const res = await app.inject(url)
+      t.equal(res.statusCode, 400, url)
+      t.same(json(res), { error: 'Validation error', details: ['request: contains an invalid value'] }, url)
+    }
+  })
+
+  t.test('a feed cursor with an impossible time zone: 400, not 500 (#12)', async t => {
+    const reader = await registerUser(app)
+    const author = await registerUser(app)
+    t.equal((await app.inject({ method: 'POST', url: `/api/social/users/${author.id}/follow`, headers: bearer(reader) })).statusCode, 200)
+    const cursor = Buffer.from(JSON.stringify(['2026-01-01 00:00:00+99', 'x'.repeat(24)])).toString('base64url')
+    const res = await app.inject({ url: `/api/feed?cursor=${cursor}`, headers: bearer(reader) })
+    t.equal(res.statusCode, 400)
+    const body = json(res)
+    t.equal(body.error, 'Validation error')
+    t.notOk(body.details.some((d: string) => d.startsWith('body')), `a query string is not the body: ${JSON.stringify(body.details)}`)
+  })
+
   t.test('unexpected errors: generic 500, no stack, no SQL', async t => {
     for (const url of ['/test/boom', '/test/sql-error']) {
       const res = await app.inject(url)
@@ -186,9 +217,67 @@ t.test('error bodies', async t => {
     }
   })
 
+  t.test('malformed path ids: 404 Not found, like unknown ones (#19)', async t => {
+    const unknown = await app.inject(`/api/recipes/${'a'.repeat(24)}`)
+    t.equal(unknown.statusCode, 404)
+    for (const id of ['a'.repeat(65), 'a'.repeat(600), 'a'.repeat(5000)]) {
+      const res = await app.inject(`/api/recipes/${id}`)
+      t.equal(res.statusCode, 404, `${id.length}-character id`)
+      t.same(json(res), { error: 'Not found' }, `${id.length}-character id`)
+      t.match(res.headers['content-type'], /application\/json/)
+    }
+    const nested = await app.inject(`/test/items/${'a'.repeat(24)}/parts/${'b'.repeat(65)}`)
+    t.equal(nested.statusCode, 404, 'any path parameter, not only the first')
+    t.same(json(nested), { error: 'Not found' })
+    const ok = await app.inject(`/test/items/${'a'.repeat(24)}/parts/${'b'.repeat(24)}`)
+    t.equal(ok.statusCode, 200, 'valid parameters pass')
+  })
+
+  t.test('framework errors use our body shape (#19)', async t => {
+    const badUrl = await app.inject('/api/recipes/%ED%A0%80')
+    t.equal(badUrl.statusCode, 400)
+    t.same(json(badUrl), { error: 'Validation error', details: ['path: is not a valid URL'] })
+    t.match(badUrl.headers['content-type'], /application\/json/)
+  })
+
+  t.test('a page far beyond any list: 400 naming page (#19)', async t => {
+    for (const page of ['1e20', '10001']) {
+      const res = await app.inject(`/api/recipes?page=${page}`)
+      expectValidationError(t, res, 'page')
+      t.same(Object.keys(json(res)).sort(), ['details', 'error'])
+    }
+    t.equal((await app.inject('/api/recipes?page=10000')).statusCode, 200, 'the deepest page allowed')
+  })
+
   t.test('unsupported method on a known path: JSON 404', async t => {
     const res = await app.inject({ method: 'DELETE', url: '/healthz' })
     t.equal(res.statusCode, 404)
     t.same(json(res), { error: 'Not found' })
   })
+})
+
+/** A raw request over a real socket: inject does not go through Node's HTTP parser and its limits. */
+async function rawRequest (app: FastifyInstance, headers: Record<string, string>): Promise<{ status: number, headers: Record<string, unknown>, body: string }> {
+  const { port } = app.server.address() as AddressInfo
+  return await new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/api/recipes', headers, agent: false }, res => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', chunk => { body += chunk })
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+t.test('oversized headers over a real socket: 431 with our body (#19)', async t => {
+  const app = await build(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const res = await rawRequest(app, { 'x-padding': 'x'.repeat(20 * 1024) })
+  t.equal(res.status, 431)
+  t.match(res.headers['content-type'], /application\/json/)
+  t.same(JSON.parse(res.body), { error: 'Request header fields too large' })
+  const ok = await rawRequest(app, { 'x-padding': 'x'.repeat(1024) })
+  t.equal(ok.status, 200, 'the server still answers normal requests')
 })

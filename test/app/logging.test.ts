@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import t from 'tap'
 import { loggerOptions } from '../../server-options.js'
-import { build } from '../helper.js'
+import { build, json, PUBLIC_IP } from '../helper.js'
 
 t.test('logs are JSON with secrets redacted', async t => {
   const lines: string[] = []
@@ -36,4 +36,42 @@ t.test('logs are JSON with secrets redacted', async t => {
   t.match(all, /page=2/, 'harmless query parameters stay')
   t.match(all, /visible/, 'harmless fields stay')
   t.match(all, /\[redacted\]/)
+})
+
+t.test('X-Request-Id is taken only from a trusted proxy, and only when well-formed (#21)', async t => {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb() } })
+  const logger = pino(loggerOptions({ logLevel: 'info' }, false) as object, stream)
+  const app = await build(t, {
+    server: { loggerInstance: logger },
+    extend: (app: FastifyInstance) => { app.get('/test/request-id', async request => ({ id: request.id })) }
+  })
+  const idFrom = async (remoteAddress: string, requestId?: string) => json(await app.inject({
+    url: '/test/request-id', remoteAddress, headers: requestId == null ? {} : { 'x-request-id': requestId }
+  })).id as string
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+  t.equal(await idFrom('127.0.0.1', 'bff-1234.abcd:ef_9'), 'bff-1234.abcd:ef_9', 'the web proxy on loopback passes its id on')
+  t.equal(await idFrom('10.0.0.4', 'lb-42'), 'lb-42', 'a private-network proxy is trusted too')
+
+  const forged = await idFrom(PUBLIC_IP, 'admin-audit-0001')
+  t.not(forged, 'admin-audit-0001', 'a client connecting directly cannot choose its id')
+  t.match(forged, UUID)
+  for (const bad of ['has space', 'x'.repeat(129), 'a"b', '{"level":60}', '']) {
+    t.match(await idFrom('127.0.0.1', bad), UUID, `malformed id ${JSON.stringify(bad.slice(0, 20))} replaced`)
+  }
+  t.match(await idFrom('127.0.0.1'), UUID, 'no header: generated')
+  t.not(await idFrom(PUBLIC_IP), await idFrom(PUBLIC_IP), 'generated ids differ')
+
+  t.notOk(lines.some(line => line.includes('admin-audit-0001')), 'the forged id is in no log line')
+  t.ok(lines.some(line => JSON.parse(line).reqId === 'bff-1234.abcd:ef_9'), 'the proxied id is in the log lines')
+})
+
+t.test('with TRUST_PROXY=false no peer may set the request id', async t => {
+  const app = await build(t, {
+    env: { TRUST_PROXY: 'false' },
+    extend: (app: FastifyInstance) => { app.get('/test/request-id', async request => ({ id: request.id })) }
+  })
+  const res = await app.inject({ url: '/test/request-id', remoteAddress: '127.0.0.1', headers: { 'x-request-id': 'from-loopback' } })
+  t.not(json(res).id, 'from-loopback')
 })

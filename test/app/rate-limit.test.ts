@@ -25,6 +25,7 @@ t.test('global limiter on /api', async t => {
   t.equal(limited.statusCode, 429)
   const body = json(limited)
   t.equal(body.error, 'Too many requests')
+  t.equal(body.limit, 'global', 'the body names the limit reached')
   t.ok(Number.isInteger(body.retryAfter) && body.retryAfter > 0 && body.retryAfter <= 900, `retryAfter ${body.retryAfter}`)
   t.equal(limited.headers['retry-after'], String(body.retryAfter))
   t.equal(limited.headers['x-ratelimit-remaining'], '0')
@@ -45,7 +46,9 @@ t.test('global limiter on /api', async t => {
 t.test('per-router limiter', async t => {
   const app = await build(t, { env, extend: limitedRoutes })
   for (let i = 0; i < 3; i++) t.equal((await hit(app, '/test/router', PUBLIC_IP)).statusCode, 200)
-  t.equal((await hit(app, '/test/router', PUBLIC_IP)).statusCode, 429, 'fourth request limited')
+  const limited = await hit(app, '/test/router', PUBLIC_IP)
+  t.equal(limited.statusCode, 429, 'fourth request limited')
+  t.equal(json(limited).limit, 'router')
   for (const ip of ['172.16.0.1', '172.31.255.1', '10.0.0.1', '127.0.0.1']) {
     for (let i = 0; i < 4; i++) await hit(app, '/test/router', ip)
     t.equal((await hit(app, '/test/router', ip)).statusCode, 200, `${ip} exempt from the router limiter`)
@@ -61,8 +64,60 @@ t.test('auth limiter skips nobody and stacks with the global one', async t => {
     t.equal((await hit(app, '/test/login', ip, 'POST')).statusCode, 200)
     const res = await hit(app, '/test/login', ip, 'POST')
     t.equal(res.statusCode, 429, `third login from ${ip} limited`)
+    t.equal(json(res).limit, 'auth')
     t.equal(res.headers['x-ratelimit-limit'], '2', 'headers report the tighter limiter')
   }
+})
+
+t.test('the per-router limiter guards every /api family but auth, one counter per family (#14)', async t => {
+  const app = await build(t, { env: { RATE_LIMIT_GLOBAL_MAX: '1000', RATE_LIMIT_ROUTER_MAX: '3', RATE_LIMIT_AUTH_MAX: '1000' } })
+  for (let i = 1; i <= 3; i++) {
+    const res = await hit(app, '/api/tags', PUBLIC_IP)
+    t.equal(res.statusCode, 200, `request ${i} passes`)
+    t.equal(res.headers['x-ratelimit-limit'], '3', 'headers report the tighter router limit')
+  }
+  const limited = await hit(app, '/api/tags', PUBLIC_IP)
+  t.equal(limited.statusCode, 429)
+  t.match(limited.headers['content-type'], /application\/json/)
+  const body = json(limited)
+  t.same(Object.keys(body).sort(), ['error', 'limit', 'retryAfter'])
+  t.equal(body.error, 'Too many requests')
+  t.equal(body.limit, 'router')
+  t.equal(limited.headers['retry-after'], String(body.retryAfter))
+
+  t.equal((await hit(app, '/api/tags/some-tag/recipes', PUBLIC_IP)).statusCode, 429, 'the whole family shares the counter')
+  t.equal((await hit(app, '/api/recipes', PUBLIC_IP)).statusCode, 200, 'another family has its own counter')
+  t.equal((await hit(app, '/api/tags', '198.51.100.7')).statusCode, 200, 'another client has its own counter')
+  for (const ip of ['172.16.0.1', '10.0.0.1', '127.0.0.1']) {
+    for (let i = 0; i < 4; i++) await hit(app, '/api/tags', ip)
+    t.equal((await hit(app, '/api/tags', ip)).statusCode, 200, `${ip} exempt from the router limiter`)
+  }
+
+  // Counted before authentication: a flood of anonymous calls to a protected family is limited too.
+  for (let i = 0; i < 3; i++) t.equal((await hit(app, '/api/notifications', PUBLIC_IP)).statusCode, 401)
+  t.equal((await hit(app, '/api/notifications', PUBLIC_IP)).statusCode, 429)
+
+  for (let i = 0; i < 5; i++) {
+    const res = await hit(app, '/api/auth/me', PUBLIC_IP)
+    t.equal(res.statusCode, 401, `auth family: no router limit (request ${i + 1})`)
+  }
+})
+
+t.test('429 bodies serialize on routes that document 429 (auth limiter on a real route)', async t => {
+  const app = await build(t, { env: { RATE_LIMIT_GLOBAL_MAX: '1000', RATE_LIMIT_ROUTER_MAX: '1000', RATE_LIMIT_AUTH_MAX: '2' } })
+  const forgot = async () => await app.inject({ method: 'POST', url: '/api/auth/forgot-password', remoteAddress: PUBLIC_IP, payload: { email: 'nobody@example.com' } })
+  t.equal((await forgot()).statusCode, 200)
+  t.equal((await forgot()).statusCode, 200)
+  const limited = await forgot()
+  t.equal(limited.statusCode, 429)
+  t.same(json(limited), { error: 'Too many requests', retryAfter: json(limited).retryAfter, limit: 'auth' })
+})
+
+t.test('429 is documented on router-limited routes', async t => {
+  const app = await build(t)
+  const doc = app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }
+  t.ok(doc.paths['/api/tags']?.get?.responses['429'], 'GET /api/tags documents 429')
+  t.ok(doc.paths['/api/recipes']?.get?.responses['429'], 'GET /api/recipes documents 429')
 })
 
 t.test('counters are shared between instances through Redis', { skip: process.env.REDIS_URL == null ? 'REDIS_URL not set' : false }, async t => {

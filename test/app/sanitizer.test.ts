@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
+import { performance } from 'node:perf_hooks'
 import t from 'tap'
 import { Type } from 'typebox'
-import { build, json } from '../helper.js'
+import { NEVER_SANITIZED } from '../../plugins/app/sanitizer.js'
+import { build, expectValidationError, json } from '../helper.js'
 
 async function routes (app: FastifyInstance): Promise<void> {
   const Body = Type.Object({
@@ -13,8 +15,12 @@ async function routes (app: FastifyInstance): Promise<void> {
     meta: Type.Optional(Type.Record(Type.String(), Type.Unknown()))
   })
   app.post('/test/store', { schema: { body: Body } }, async request => request.body)
-  app.post('/test/raw', { config: { sanitizeSkip: ['description'] }, schema: { body: Type.Object({ description: Type.String() }) } }, async request => request.body)
+  app.post('/test/any', { schema: { body: Type.Record(Type.String(), Type.Unknown()) } }, async request => request.body)
+  app.post('/test/raw', { config: { sanitizeSkip: ['description'] }, schema: { body: Type.Record(Type.String(), Type.Unknown()) } }, async request => request.body)
 }
+
+const XSS = '<img src=x onerror=alert(1)>'
+const CLEAN = '<img src=x>'
 
 t.test('bodies pass through the sanitizer', async t => {
   const app = await build(t, { extend: routes })
@@ -22,9 +28,9 @@ t.test('bodies pass through the sanitizer', async t => {
   t.test('plain text comes back byte for byte', async t => {
     const payload = {
       title: 'salt & pepper, a < b, 5 > 3 — Avoid javascript: the bad parts 🍋',
-      tags: ['crème brûlée', 'a<b', 'R&D'],
+      tags: ['crème brûlée', 'a<b', 'R&D', 'JavaScript: The Good Parts', 'VBScript: a history'],
       notes: { text: 'Tom &amp; Jerry <3' },
-      meta: { deep: ['"quoted" \'single\' `back`'] }
+      meta: { deep: ['"quoted" \'single\' `back`'], link: 'javascript:alert(document.cookie)', inline: 'data:text/html is a scheme' }
     }
     const res = await app.inject({ method: 'POST', url: '/test/store', payload })
     t.equal(res.statusCode, 200)
@@ -37,25 +43,80 @@ t.test('bodies pass through the sanitizer', async t => {
       url: '/test/store',
       payload: {
         title: 'Cake<script>alert(1)</script>',
-        tags: ['<img src=x onerror=alert(1)>'],
+        tags: [XSS],
         notes: { text: '<a href="javascript:alert(1)">x</a>' },
-        meta: { link: 'javascript:alert(document.cookie)' }
+        meta: { link: '<a href=" JaVaScRiPt:alert(document.cookie)">x</a>', hidden: '<!--<img src="--><img src=x onerror=alert(1)//">' }
       }
     })
     const body = json(res)
     t.equal(body.title, 'Cake')
-    t.same(body.tags, ['<img src=x>'])
+    t.same(body.tags, [CLEAN])
     t.equal(body.notes.text, '<a>x</a>')
-    t.equal(body.meta.link, 'alert(document.cookie)')
+    t.same(body.meta, { link: '<a>x</a>', hidden: '<!----><img src=x>' })
   })
 
-  t.test('secrets and markup fields are left alone', async t => {
+  t.test('nested strings are sanitized whatever their key', async t => {
+    const payload = {
+      title: 't',
+      nutrition: { html: XSS, image: XSS },
+      meta: { token: XSS, code: XSS, password: XSS, secret: XSS, nested: { inviteCode: XSS, list: [{ refreshToken: XSS }] } },
+      password: { value: XSS },
+      steps: [{ password: XSS }, [XSS]]
+    }
+    const body = json(await app.inject({ method: 'POST', url: '/test/any', payload }))
+    t.same(body, {
+      title: 't',
+      nutrition: { html: CLEAN, image: CLEAN },
+      meta: { token: CLEAN, code: CLEAN, password: CLEAN, secret: CLEAN, nested: { inviteCode: CLEAN, list: [{ refreshToken: CLEAN }] } },
+      password: { value: CLEAN },
+      steps: [{ password: CLEAN }, [CLEAN]]
+    })
+  })
+
+  t.test('top-level secrets and markup fields are left alone', async t => {
     const password = 'Pa<script>ss1</script>javascript:'
     const html = '<html><script type="application/ld+json">{"@type":"Recipe"}</script></html>'
     const body = json(await app.inject({ method: 'POST', url: '/test/store', payload: { title: 't', password, html } }))
     t.equal(body.password, password)
     t.equal(body.html, html)
-    const raw = json(await app.inject({ method: 'POST', url: '/test/raw', payload: { description: '<script>x</script>' } }))
-    t.equal(raw.description, '<script>x</script>', 'a route can keep a markup field verbatim')
+    const exempt = [
+      'password', 'currentPassword', 'newPassword', 'token', 'idToken', 'refreshToken', 'code', 'totpCode',
+      'backupCode', 'secret', 'inviteCode', 'html', 'image'
+    ]
+    t.same([...NEVER_SANITIZED].sort(), [...exempt].sort(), 'exactly the top-level credential and import fields')
+    const payload = Object.fromEntries(exempt.map(key => [key, `${XSS}${key}`]))
+    t.same(json(await app.inject({ method: 'POST', url: '/test/any', payload })), payload)
+  })
+
+  t.test('a route can keep a top-level field verbatim, not the same key nested', async t => {
+    const raw = json(await app.inject({ method: 'POST', url: '/test/raw', payload: { description: '<script>x</script>', nested: { description: XSS } } }))
+    t.same(raw, { description: '<script>x</script>', nested: { description: CLEAN } })
+  })
+
+  t.test('exempt fields still refuse NUL bytes and lone surrogates', async t => {
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/test/any', payload: { password: 'a\u0000b' } }), 'password')
+    expectValidationError(t, await app.inject({
+      method: 'POST', url: '/test/any', headers: { 'content-type': 'application/json' }, payload: '{"meta":{"token":"a\\ud800"}}'
+    }), 'meta.token')
+  })
+
+  t.test('bodies nested too deeply are refused', async t => {
+    let deep: unknown = 'x'
+    for (let i = 0; i < 80; i++) deep = { a: deep }
+    expectValidationError(t, await app.inject({ method: 'POST', url: '/test/any', payload: { deep } }), 'deep')
+  })
+
+  t.test('a ~1 MB adversarial body is answered quickly', async t => {
+    for (const unit of ['<script ', '<a href="', '<!--', '<title><img src="</title>', '<scr<script></script>ipt>']) {
+      // Just under the 1 MiB body limit once JSON-escaped.
+      const payload = JSON.stringify({ title: unit.repeat(Math.floor(1_000_000 / (JSON.stringify(unit).length - 2))) })
+      const start = performance.now()
+      const res = await app.inject({ method: 'POST', url: '/test/store', headers: { 'content-type': 'application/json' }, payload })
+      const ms = performance.now() - start
+      t.equal(res.statusCode, 200, `${unit}: answered`)
+      t.notMatch(json(res).title, /<script|onerror/i, `${unit}: neutralised`)
+      // The quadratic regex held the event loop for 167 s on the first of these.
+      t.ok(ms < 1000, `${unit}: ${ms.toFixed(0)} ms for ${payload.length} bytes`)
+    }
   })
 })

@@ -1,13 +1,14 @@
-import Fastify, { type FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import bff, { apiPath } from '../../bff/app.js'
-import { serverOptions } from '../../server-options.js'
-import { build, json, testConfig } from '../helper.js'
+import { apiPath } from '../../bff/app.js'
+import { json, testConfig } from '../helper.js'
+import { captureLogs, ORIGIN, rawRequest, refusingApiUrl, silentApiUrl, startBff, startProxy } from './helpers.js'
 
-const ORIGIN = 'https://app.example.com'
+/** Request targets the API received, as sent on the wire. */
+const seen: string[] = []
 
 async function echo (app: FastifyInstance): Promise<void> {
+  app.addHook('onRequest', async request => { seen.push(request.raw.url!) })
   for (const url of ['/api/echo', '/api/admin/echo']) {
     app.all(url, async request => ({
       authorization: request.headers.authorization ?? null,
@@ -17,16 +18,14 @@ async function echo (app: FastifyInstance): Promise<void> {
       method: request.method
     }))
   }
+  app.get('/api/echo/token', async () => ({ token: 'leaked.jwt.token', kept: true }))
+  app.get('/api/echo/text', async (_request, reply) => await reply.type('text/plain').send('{"token":"stays in text"}'))
 }
 
+const FORBIDDEN = { error: 'Forbidden' }
+
 t.test('web proxy', async t => {
-  const api = await build(t, { extend: echo })
-  await api.listen({ port: 0, host: '127.0.0.1' })
-  const config = await testConfig({ ALLOWED_ORIGINS: ORIGIN })
-  const proxy = Fastify(serverOptions(config))
-  await proxy.register(fp(bff), { config, apiUrl: `http://127.0.0.1:${(api.server.address() as { port: number }).port}` })
-  t.teardown(async () => await proxy.close())
-  await proxy.ready()
+  const { proxy, port } = await startBff(t, { api: { extend: echo } })
 
   t.test('the session cookie becomes a Bearer header; the cookie stays in the browser', async t => {
     const res = await proxy.inject({ url: '/bff/api/echo', cookies: { auth_token: 'the.jwt.token', other: 'x' } })
@@ -52,7 +51,7 @@ t.test('web proxy', async t => {
     const post = async (headers: Record<string, string>) => await proxy.inject({ method: 'POST', url: '/bff/api/echo', headers, payload: {} })
     const foreign = await post({ origin: 'https://evil.example' })
     t.equal(foreign.statusCode, 403)
-    t.same(json(foreign), { error: 'Forbidden' })
+    t.same(json(foreign), FORBIDDEN)
     t.equal((await post({ origin: ORIGIN })).statusCode, 200, 'allowed origin passes')
     t.equal((await post({})).statusCode, 200, 'absent origin passes')
     t.equal((await post({ origin: ORIGIN, 'sec-fetch-site': 'cross-site' })).statusCode, 403, 'cross-site fetch refused')
@@ -64,16 +63,62 @@ t.test('web proxy', async t => {
   })
 
   t.test('admin, docs and the unsubscribe preview are not reachable', async t => {
-    for (const url of [
+    const blocked = [
       '/bff/api/admin/echo', '/bff/api/ADMIN/echo', '/bff/api/%61dmin/echo', '/bff/api//admin/echo', '/bff/api/./admin/echo',
-      '/bff/api/admin', '/bff/api/docs', '/bff/api/docs/json', '/bff/api/unsubscribe/preview/u1'
-    ]) {
+      '/bff/api/admin', '/bff/api/admin/', '/bff/api/admin%2Fecho', '/bff/api/docs', '/bff/api/docs/json',
+      '/bff/api/unsubscribe/preview/u1'
+    ]
+    for (const url of blocked) {
       const res = await proxy.inject(url)
       t.equal(res.statusCode, 403, url)
-      t.same(json(res), { error: 'Forbidden' }, url)
+      t.same(json(res), FORBIDDEN, url)
+    }
+    // The request line exactly as sent, without the normalisation inject applies.
+    for (const url of [...blocked, '/bff/api/admin?x=1', '/bff/api/./docs/json']) {
+      const res = await rawRequest(port, 'GET', url)
+      t.equal(res.statusCode, 403, `raw ${url}`)
+      t.same(JSON.parse(res.body), FORBIDDEN, `raw ${url}`)
     }
     t.equal((await proxy.inject('/bff/api/echo/../admin/echo')).statusCode, 403, 'dot segments resolve to the blocked path')
+    for (const url of ['/bff/api/echo/../admin/echo', '/bff/api/%2e%2e/api/admin/echo', '/bff/api/echo/..%2Fadmin/echo']) {
+      const res = await rawRequest(port, 'GET', url)
+      t.equal(res.statusCode, 400, `raw ${url} (curl --path-as-is)`)
+      t.same(JSON.parse(res.body), { error: 'Validation error', details: ['path: malformed'] }, url)
+    }
     t.equal((await proxy.inject('/bff/api/administrators')).statusCode, 404, 'only the admin family itself is blocked')
+    t.notOk(seen.some(url => /^\/api\/(admin|docs|unsubscribe\/preview)(\/|\?|#|$)/i.test(url)), `the API never saw a blocked path: ${seen.join(' ')}`)
+  })
+
+  t.test('a fragment in the request target is refused, not forwarded', async t => {
+    const before = seen.length
+    const refused = { error: 'Validation error', details: ['path: must not contain a fragment'] }
+    for (const url of ['/bff/api/docs#x', '/bff/api/admin#?q=1', '/bff/api/echo#x', '/bff/api/echo?q=1#x', '/bff/auth/login#x']) {
+      const res = await rawRequest(port, 'GET', url)
+      t.equal(res.statusCode, 400, url)
+      t.same(JSON.parse(res.body), refused, url)
+      t.equal(res.headers['x-content-type-options'], 'nosniff', 'with the usual security headers')
+    }
+    t.same(seen.slice(before), [], 'nothing reached the API')
+    // inject parses its URL and drops the fragment, so it can only show that the bare path is still blocked.
+    t.equal((await proxy.inject('/bff/api/docs#x')).statusCode, 403)
+    t.equal((await proxy.inject('/bff/api/admin#?q=1')).statusCode, 403)
+
+    const res = await rawRequest(port, 'GET', '/bff/api/echo?q=1')
+    t.equal(res.statusCode, 200)
+    t.equal(seen.at(-1), '/api/echo?q=1', 'the upstream target is the path and query, nothing else')
+    t.equal((await rawRequest(port, 'GET', '/bff/api/docs%23x')).statusCode, 404, 'an encoded # is a path character: no such route')
+  })
+
+  t.test('a token in any proxied JSON body is removed; no cookie is set outside /api/auth', async t => {
+    const res = await proxy.inject('/bff/api/echo/token')
+    t.equal(res.statusCode, 200)
+    t.same(json(res), { kept: true })
+    t.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)), 'length of the new body')
+    t.equal(res.headers['set-cookie'], undefined)
+    const viaHttp = await fetch(`http://127.0.0.1:${port}/bff/api/echo/token`)
+    t.same(await viaHttp.json(), { kept: true }, 'a real client reads the shortened body')
+    const text = await proxy.inject('/bff/api/echo/text')
+    t.equal(text.body, '{"token":"stays in text"}', 'non-JSON bodies stream through untouched')
   })
 
   t.test('paths outside the proxy: JSON 404', async t => {
@@ -81,6 +126,62 @@ t.test('web proxy', async t => {
     t.equal(res.statusCode, 404)
     t.same(json(res), { error: 'Not found' })
   })
+
+  t.test('the BFF validates its own bodies like the API', async t => {
+    const res = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"identifier":' })
+    t.equal(res.statusCode, 400)
+    t.same(json(res), { error: 'Validation error', details: ['body: malformed JSON'] })
+  })
+})
+
+t.test('API unreachable: 502 with nothing internal in the body, and logged', async t => {
+  const apiUrl = await refusingApiUrl()
+  const logs = captureLogs()
+  const { proxy, port } = await startProxy(t, apiUrl, { logs })
+  const unavailable = { error: 'Service unavailable' }
+  const requests = [
+    { url: '/bff/api/recipes' },
+    { method: 'POST' as const, url: '/bff/api/auth/login', payload: { identifier: 'a', password: 'b' } },
+    { method: 'POST' as const, url: '/bff/auth/login', payload: { identifier: 'a', password: 'b' } },
+    { method: 'POST' as const, url: '/bff/auth/oauth/exchange', payload: { code: 'c' } }
+  ]
+  for (const request of requests) {
+    const res = await proxy.inject(request)
+    t.equal(res.statusCode, 502, request.url)
+    t.same(json(res), unavailable, request.url)
+    t.notMatch(res.body, /127\.0\.0\.1|ECONN|FST_|fetch failed/, 'no address, code or driver text')
+  }
+  // Over a real connection too: a failed upload to the API must not reset the browser's connection.
+  const viaHttp = await fetch(`http://127.0.0.1:${port}/bff/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'a', password: 'b' })
+  })
+  t.equal(viaHttp.status, 502)
+  t.same(await viaHttp.json(), unavailable)
+  const logout = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', cookies: { auth_token: 'the.jwt.token' } })
+  t.equal(logout.statusCode, 502, 'logout could not revoke the token')
+  t.same(json(logout), unavailable)
+  t.equal(logout.headers['set-cookie'], undefined, 'the cookie stays so the page can retry')
+
+  const failures = logs.lines.filter(line => line.level >= 50 && line.msg === 'request failed')
+  t.equal(failures.length, requests.length + 2, 'every 502 is logged as an error')
+  t.match(failures[0].err.message, /ECONNREFUSED/, 'the log keeps the cause')
+})
+
+t.test('API hangs: 502 after the upstream timeout', async t => {
+  const { proxy } = await startProxy(t, await silentApiUrl(t), { upstreamTimeoutMs: 200 })
+  for (const request of [{ url: '/bff/api/recipes' }, { method: 'POST' as const, url: '/bff/auth/login', payload: {} }]) {
+    const res = await proxy.inject(request)
+    t.equal(res.statusCode, 502, request.url)
+    t.same(json(res), { error: 'Service unavailable' }, request.url)
+  }
+})
+
+t.test('AUTH_COOKIE must be a cookie name', async t => {
+  t.equal((await testConfig()).authCookie, 'auth_token', 'default')
+  t.equal((await testConfig({ AUTH_COOKIE: '__Host-sid' })).authCookie, '__Host-sid')
+  for (const bad of ['a b', 'a;b', 'a=b', 'sid"']) {
+    await t.rejects(testConfig({ AUTH_COOKIE: bad }), { name: 'ConfigError', message: /AUTH_COOKIE/ }, bad)
+  }
 })
 
 t.test('apiPath normalises what the API router will see', async t => {

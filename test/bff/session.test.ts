@@ -1,35 +1,39 @@
-import Fastify from 'fastify'
-import fp from 'fastify-plugin'
-import t from 'tap'
-import bff from '../../bff/app.js'
-import { serverOptions } from '../../server-options.js'
-import { build, json, registerUser, testConfig } from '../helper.js'
+import type { LightMyRequestResponse } from 'fastify'
+import t, { type Test } from 'tap'
+import { json, registerUser } from '../helper.js'
+import { issueSignInCode, ORIGIN, startBff, startProxy } from './helpers.js'
 
-const ORIGIN = 'https://app.example.com'
+/** The session cookie a response sets, checked for the options decisions.md section 5 asks for. */
+function sessionCookie (t: Test, res: LightMyRequestResponse, name = 'auth_token'): string {
+  const cookie = res.cookies.find(c => c.name === name)
+  t.ok(cookie, `${name} cookie set`)
+  t.equal(cookie?.httpOnly, true)
+  t.equal(cookie?.secure, true)
+  t.equal(String(cookie?.sameSite).toLowerCase(), 'lax')
+  t.equal(cookie?.path, '/')
+  t.equal(cookie?.maxAge, 86_400)
+  return cookie?.value ?? ''
+}
+
+/** The response body has no token and its length header matches it. */
+function noToken (t: Test, res: LightMyRequestResponse): Record<string, any> {
+  const body = json(res)
+  t.notOk('token' in body, 'the token never reaches page scripts')
+  t.notMatch(res.body, /eyJ/, 'no JWT anywhere in the body')
+  t.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)), 'content-length matches the body')
+  return body
+}
 
 t.test('browser session through the web proxy', async t => {
-  const api = await build(t)
-  await api.listen({ port: 0, host: '127.0.0.1' })
-  const config = await testConfig({ ALLOWED_ORIGINS: ORIGIN })
-  const proxy = Fastify(serverOptions(config))
-  await proxy.register(fp(bff), { config, apiUrl: `http://127.0.0.1:${(api.server.address() as { port: number }).port}` })
-  t.teardown(async () => await proxy.close())
-  await proxy.ready()
+  const { api, proxy } = await startBff(t)
   const user = await registerUser(api)
 
   const login = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers: { origin: ORIGIN }, payload: { identifier: user.username, password: user.password } })
   t.equal(login.statusCode, 200)
-  const body = json(login)
-  t.equal(body.user.id, user.id)
-  t.notOk('token' in body, 'the token never reaches page scripts')
-  const cookie = login.cookies.find(c => c.name === 'auth_token')!
-  t.ok(cookie, 'session cookie set')
-  t.equal(cookie.httpOnly, true)
-  t.equal(cookie.secure, true)
-  t.equal(String(cookie.sameSite).toLowerCase(), 'lax')
-  t.equal(cookie.maxAge, 86_400)
+  t.equal(noToken(t, login).user.id, user.id)
+  const token = sessionCookie(t, login)
 
-  const me = await proxy.inject({ url: '/bff/api/auth/me', cookies: { auth_token: cookie.value } })
+  const me = await proxy.inject({ url: '/bff/api/auth/me', cookies: { auth_token: token } })
   t.equal(me.statusCode, 200, 'the cookie authenticates proxied calls')
   t.equal(json(me).user.id, user.id)
 
@@ -41,19 +45,92 @@ t.test('browser session through the web proxy', async t => {
   const foreign = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers: { origin: 'https://evil.example' }, payload: { identifier: user.username, password: user.password } })
   t.equal(foreign.statusCode, 403, 'login is behind the origin check too')
 
-  const logout = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', cookies: { auth_token: cookie.value } })
+  const logout = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', cookies: { auth_token: token } })
   t.equal(logout.statusCode, 200)
   const cleared = logout.cookies.find(c => c.name === 'auth_token')!
   t.ok(cleared.expires != null && cleared.expires.getTime() < Date.now(), 'cookie cleared')
-  t.equal((await api.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${cookie.value}` } })).statusCode, 401, 'and the token revoked')
+  t.equal((await api.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode, 401, 'and the token revoked')
   t.equal((await proxy.inject({ method: 'POST', url: '/bff/auth/logout' })).statusCode, 200, 'logging out without a session is fine')
 
   const exchange = await proxy.inject({ method: 'POST', url: '/bff/auth/oauth/exchange', payload: { code: 'not-a-code' } })
   t.equal(exchange.statusCode, 400)
   t.same(json(exchange), { error: 'Invalid or expired code' })
-  const { code } = await api.accounts.issueCode(user.id)
+  const code = await issueSignInCode(api, user.id)
   const exchanged = await proxy.inject({ method: 'POST', url: '/bff/auth/oauth/exchange', payload: { code } })
   t.equal(exchanged.statusCode, 200)
-  t.notOk('token' in json(exchanged))
+  noToken(t, exchanged)
   t.ok(exchanged.cookies.some(c => c.name === 'auth_token' && c.httpOnly), 'a one-time code becomes a session cookie')
+})
+
+t.test('the API auth routes through /bff/api keep the token in the cookie', async t => {
+  const { api, proxy, port } = await startBff(t)
+  const post = async (url: string, payload: unknown, token?: string) => await proxy.inject({
+    method: 'POST', url, headers: { origin: ORIGIN }, payload: payload as object, ...(token != null && { cookies: { auth_token: token } })
+  })
+  const meWith = async (token: string) => (await proxy.inject({ url: '/bff/api/auth/me', cookies: { auth_token: token } })).statusCode
+
+  const username = `bff${process.pid}`
+  const registered = await post('/bff/api/auth/register', { username, email: `${username}@example.com`, password: 'Sup3rSecret!' })
+  t.equal(registered.statusCode, 201)
+  const userId = noToken(t, registered).user.id
+  const afterRegister = sessionCookie(t, registered)
+  t.equal(await meWith(afterRegister), 200, 'registration signs the browser in')
+
+  const login = await post('/bff/api/auth/login', { identifier: username, password: 'Sup3rSecret!' })
+  t.equal(login.statusCode, 200)
+  t.equal(noToken(t, login).user.id, userId)
+  const afterLogin = sessionCookie(t, login)
+
+  const refreshed = await post('/bff/api/auth/refresh', {}, afterLogin)
+  t.equal(refreshed.statusCode, 200)
+  t.same(noToken(t, refreshed), { expiresIn: 86_400 })
+  const afterRefresh = sessionCookie(t, refreshed)
+  t.equal(await meWith(afterLogin), 401, 'refresh revoked the old token')
+  t.equal(await meWith(afterRefresh), 200, 'the cookie holds the new one')
+
+  const changed = await post('/bff/api/auth/change-password', { currentPassword: 'Sup3rSecret!', newPassword: 'N3wSecret!!' }, afterRefresh)
+  t.equal(changed.statusCode, 200)
+  t.same(noToken(t, changed), { message: 'Password changed' })
+  const afterChange = sessionCookie(t, changed)
+  t.equal(await meWith(afterRefresh), 401, 'older tokens stop working')
+  t.equal(await meWith(afterChange), 200, 'the browser stays signed in')
+
+  const code = await issueSignInCode(api, userId)
+  const exchanged = await post('/bff/api/auth/oauth/exchange', { code })
+  t.equal(exchanged.statusCode, 200)
+  t.equal(noToken(t, exchanged).user.id, userId)
+  const afterExchange = sessionCookie(t, exchanged)
+
+  // A real client too: the shortened body must match its length header on the wire.
+  const viaHttp = await fetch(`http://127.0.0.1:${port}/bff/api/auth/refresh`, { method: 'POST', headers: { origin: ORIGIN, cookie: `auth_token=${afterExchange}` } })
+  t.equal(viaHttp.status, 200)
+  t.same(await viaHttp.json(), { expiresIn: 86_400 })
+  const fromHttp = viaHttp.headers.getSetCookie().find(c => c.startsWith('auth_token='))!
+  t.match(fromHttp, /HttpOnly/)
+  const current = fromHttp.slice('auth_token='.length).split(';')[0]
+
+  const failed = await post('/bff/api/auth/login', { identifier: username, password: 'wrong' })
+  t.equal(failed.statusCode, 401)
+  t.same(json(failed), { error: 'Invalid credentials' })
+  t.equal(failed.headers['set-cookie'], undefined, 'no cookie on failure')
+
+  const logout = await post('/bff/api/auth/logout', {}, current)
+  t.equal(logout.statusCode, 200)
+  const cleared = logout.cookies.find(c => c.name === 'auth_token')
+  t.ok(cleared?.expires != null && cleared.expires.getTime() < Date.now(), 'proxied logout clears the cookie')
+  t.equal(await meWith(current), 401, 'and the token is revoked')
+})
+
+t.test('the cookie name comes from the validated configuration (AUTH_COOKIE)', async t => {
+  const { api, apiUrl } = await startBff(t)
+  const { proxy } = await startProxy(t, apiUrl, { env: { AUTH_COOKIE: 'sid' } })
+  const user = await registerUser(api)
+  const login = await proxy.inject({ method: 'POST', url: '/bff/auth/login', payload: { identifier: user.username, password: user.password } })
+  t.equal(login.statusCode, 200)
+  t.notOk(login.cookies.some(c => c.name === 'auth_token'))
+  const sid = sessionCookie(t, login, 'sid')
+  t.equal((await proxy.inject({ url: '/bff/api/auth/me', cookies: { sid } })).statusCode, 200, 'sid authenticates proxied calls')
+  t.equal((await proxy.inject({ url: '/bff/api/auth/me', cookies: { auth_token: sid } })).statusCode, 401, 'the default name is not read')
+  const logout = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', cookies: { sid } })
+  t.ok(logout.cookies.some(c => c.name === 'sid' && c.expires != null && c.expires.getTime() < Date.now()), 'sid cleared')
 })

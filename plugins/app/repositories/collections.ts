@@ -1,143 +1,153 @@
-// Recipe collections, including each user's Saved Recipes collection that bookmarks fill.
-import { createId } from '@paralleldrive/cuid2'
-import type { FastifyInstance } from 'fastify'
+// Collections and their items, including each user's Saved Recipes collection (type `saved`, one per user).
+// Reads take the viewer: counts, previews and items only show recipes the viewer may see.
 import fp from 'fastify-plugin'
-import type postgres from 'postgres'
-import { slugOf } from '../../../lib/recipe-input.js'
-import { toIso } from '../../../lib/pg-values.js'
-import { mapRecipe, recipeColumns } from './recipes.js'
+import type { collections } from '../../../db/schema/index.js'
+import { COLLECTION_LIMITS, type CollectionItemView, type CollectionView } from '../../../schemas/collections.js'
+import type { Db } from '../../external/db.js'
+import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import type { Page } from './recipes.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    collectionsRepository: ReturnType<typeof createCollectionsRepository>
+    collectionsRepository: typeof collectionsRepository
   }
 }
 
-export const SAVED_COLLECTION_NAME = 'Saved Recipes'
+type CollectionType = CollectionView['type']
+export type NewCollection = Pick<typeof collections.$inferSelect, 'id' | 'userId' | 'name' | 'slug' | 'description' | 'isPublic' | 'type'>
+export type CollectionChanges = Partial<Pick<typeof collections.$inferInsert, 'name' | 'description' | 'isPublic'>>
 
-export interface CollectionFields { name: string, description?: string | null, isPublic?: boolean }
+type CollectionRow = typeof collections.$inferSelect & { itemCount: number, preview: CollectionView['preview'] }
+type ItemRow = RecipeViewRow & { sortOrder: number, addedAt: Date }
 
-export function createCollectionsRepository (fastify: FastifyInstance) {
-  const { sql } = fastify
+const itemOrder = (db: Db) => db`ci.sort_order, ci.added_at, ci.recipe_id`
 
-  /** Items of the given collections, as the viewer may see them, in their order. */
-  async function items (collectionIds: string[], viewerId: string | null) {
-    if (collectionIds.length === 0) return new Map<string, Array<{ recipe: ReturnType<typeof mapRecipe>, sortOrder: number, addedAt: string }>>()
-    const rows = await sql`
-      select ci.collection_id, ci.sort_order, ci.added_at, ${recipeColumns(sql, viewerId)}
-      from collection_items ci join recipes r on r.id = ci.recipe_id join users a on a.id = r.author_id
-      where ci.collection_id in ${sql(collectionIds)} and ${recipeVisibleTo(sql, viewerId)}
-      order by ci.sort_order, ci.added_at, r.id`
-    const byCollection = new Map<string, Array<{ recipe: ReturnType<typeof mapRecipe>, sortOrder: number, addedAt: string }>>()
-    for (const row of rows) {
-      const list = byCollection.get(row.collection_id) ?? []
-      list.push({ recipe: mapRecipe(row), sortOrder: row.sort_order, addedAt: toIso(row.added_at) })
-      byCollection.set(row.collection_id, list)
-    }
-    return byCollection
-  }
+/** The collection columns with the viewer's item count and preview (`c` is the collections alias). */
+const summary = (db: Db, viewerId: string | null) => db`
+  c.id, c.user_id, c.name, c.slug, c.description, c.is_public, c.type, c.created_at, c.updated_at,
+  (select count(*)::int from collection_items ci join recipes r on r.id = ci.recipe_id
+    where ci.collection_id = c.id and ${recipeVisibleTo(db, viewerId)}) as item_count,
+  (select coalesce(json_agg(json_build_object('id', p.id, 'title', p.title, 'imageUrl', p.image_url) order by p.n), '[]')
+    from (select r.id, r.title, r.image_url, row_number() over (order by ${itemOrder(db)}) as n
+      from collection_items ci join recipes r on r.id = ci.recipe_id
+      where ci.collection_id = c.id and ${recipeVisibleTo(db, viewerId)}
+      order by ${itemOrder(db)} limit ${COLLECTION_LIMITS.preview}) p) as preview`
 
-  async function withItems (rows: postgres.Row[], viewerId: string | null) {
-    const itemMap = await items(rows.map(r => r.id), viewerId)
-    return rows.map(row => {
-      const list = itemMap.get(row.id) ?? []
-      return {
-        id: row.id as string,
-        userId: row.user_id as string,
-        name: row.name as string,
-        slug: row.slug as string,
-        description: row.description as string | null,
-        isPublic: row.is_public as boolean,
-        type: row.type as 'custom' | 'saved',
-        itemCount: list.length,
-        items: list,
-        createdAt: toIso(row.created_at),
-        updatedAt: toIso(row.updated_at)
-      }
-    })
-  }
-
-  async function insert (userId: string, fields: CollectionFields, type: 'custom' | 'saved') {
-    const base = slugOf(fields.name)
-    // The unique (user, slug) index settles races; try the next suffix on a clash.
-    for (let n = 0; ; n++) {
-      const slug = n === 0 ? base : `${base}-${n}`
-      const [row] = await sql`insert into collections (id, user_id, name, slug, description, is_public, type)
-        values (${createId()}, ${userId}, ${fields.name}, ${slug}, ${fields.description ?? null}, ${fields.isPublic ?? false}, ${type})
-        on conflict do nothing returning id`
-      if (row != null) return row.id as string
-      if (type === 'saved') {
-        const [saved] = await sql`select id from collections where user_id = ${userId} and type = 'saved'`
-        if (saved != null) return saved.id as string
-      }
-      if (n > 1000) throw new Error('no free collection slug')
-    }
-  }
-
+function view (row: CollectionRow): CollectionView {
   return {
-    async listForUser (userId: string) {
-      const rows = await sql`select * from collections where user_id = ${userId} order by (type = 'saved') desc, created_at, id`
-      return await withItems(rows, userId)
-    },
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    isPublic: row.isPublic,
+    type: row.type,
+    itemCount: row.itemCount,
+    preview: row.preview,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString()
+  }
+}
 
-    /** The owner sees their collection; others only a public one. */
-    async get (id: string, viewerId: string | null) {
-      const [row] = await sql`select * from collections where id = ${id} and (is_public or user_id = ${viewerId ?? ''})`
-      if (row == null) return null
-      return (await withItems([row], viewerId))[0]
-    },
+const item = (row: ItemRow): CollectionItemView => ({ recipe: mapRecipe(row), sortOrder: row.sortOrder, addedAt: row.addedAt.toISOString() })
 
-    async owned (id: string, userId: string) {
-      const [row] = await sql`select id, type from collections where id = ${id} and user_id = ${userId}`
-      return row == null ? null : { id: row.id as string, type: row.type as 'custom' | 'saved' }
-    },
+export const collectionsRepository = {
+  /** A page of the user's collections: Saved Recipes first, then oldest first. */
+  async list (db: Db, userId: string, pageNo: number, limit: number): Promise<Page<CollectionView>> {
+    const [rows, [{ total }]] = await Promise.all([
+      db<CollectionRow[]>`select ${summary(db, userId)} from collections c where c.user_id = ${userId}
+        order by (c.type = 'saved') desc, c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from collections where user_id = ${userId}`
+    ])
+    return { items: rows.map(view), total }
+  },
 
-    async create (userId: string, fields: CollectionFields): Promise<string> {
-      return await insert(userId, fields, 'custom')
-    },
+  /** The collection if it is the viewer's own or public. */
+  async find (db: Db, id: string, viewerId: string): Promise<CollectionView | null> {
+    const [row] = await db<CollectionRow[]>`select ${summary(db, viewerId)} from collections c
+      where c.id = ${id} and (c.is_public or c.user_id = ${viewerId})`
+    return row == null ? null : view(row)
+  },
 
-    async update (id: string, fields: Partial<CollectionFields>): Promise<void> {
-      const set: Record<string, unknown> = {}
-      if (fields.name !== undefined) set.name = fields.name
-      if (fields.description !== undefined) set.description = fields.description
-      if (fields.isPublic !== undefined) set.is_public = fields.isPublic
-      if (Object.keys(set).length > 0) await sql`update collections set ${sql(set)}, updated_at = now() where id = ${id}`
-    },
+  /** The collection if it belongs to the user. */
+  async owned (db: Db, id: string, userId: string): Promise<{ id: string, type: CollectionType } | null> {
+    const [row] = await db<Array<{ id: string, type: CollectionType }>>`select id, type from collections where id = ${id} and user_id = ${userId}`
+    return row ?? null
+  },
 
-    async remove (id: string): Promise<void> {
-      await sql`delete from collections where id = ${id}`
-    },
+  async savedId (db: Db, userId: string): Promise<string | null> {
+    const [row] = await db<Array<{ id: string }>>`select id from collections where user_id = ${userId} and type = 'saved'`
+    return row?.id ?? null
+  },
 
-    async addItem (collectionId: string, recipeId: string): Promise<void> {
-      await sql`insert into collection_items (collection_id, recipe_id, sort_order)
-        values (${collectionId}, ${recipeId}, (select coalesce(max(sort_order), -1) + 1 from collection_items where collection_id = ${collectionId}))
-        on conflict do nothing`
-    },
+  /** Inserts unless the slug (or, for `saved`, the user's one Saved Recipes collection) is taken; true if inserted. */
+  async insert (db: Db, collection: NewCollection): Promise<boolean> {
+    const rows = await db`insert into collections ${db(collection)} on conflict do nothing returning 1`
+    return rows.length > 0
+  },
 
-    async removeItem (collectionId: string, recipeId: string): Promise<boolean> {
-      return (await sql`delete from collection_items where collection_id = ${collectionId} and recipe_id = ${recipeId} returning 1`).length > 0
-    },
+  async update (db: Db, id: string, changes: CollectionChanges): Promise<void> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    if (Object.keys(set).length === 0) return
+    await db`update collections set ${db(set)}, updated_at = now() where id = ${id}`
+  },
 
-    /** Listed recipes take positions 0..n-1 in the given order; any others follow, keeping their order. */
-    async reorder (collectionId: string, recipeIds: string[]): Promise<void> {
-      await sql.begin(async tx => {
-        await tx`update collection_items ci set sort_order = ordered.position - 1
-          from unnest(${recipeIds}::text[]) with ordinality as ordered(recipe_id, position)
-          where ci.collection_id = ${collectionId} and ci.recipe_id = ordered.recipe_id`
-        await tx`update collection_items set sort_order = ${recipeIds.length} + sort_order
-          where collection_id = ${collectionId} and not (recipe_id = any(${recipeIds}::text[]))`
-      })
-    },
+  async remove (db: Db, id: string): Promise<void> {
+    await db`delete from collections where id = ${id}`
+  },
 
-    /** The user's Saved Recipes collection, created on first use (once, even under concurrency). */
-    async saved (userId: string): Promise<string> {
-      const [existing] = await sql`select id from collections where user_id = ${userId} and type = 'saved'`
-      return existing?.id ?? await insert(userId, { name: SAVED_COLLECTION_NAME }, 'saved')
-    }
+  /** A page of the recipes in a collection that the viewer may see, in collection order. */
+  async items (db: Db, collectionId: string, viewerId: string, pageNo: number, limit: number): Promise<Page<CollectionItemView>> {
+    const where = db`ci.collection_id = ${collectionId} and ${recipeVisibleTo(db, viewerId)}`
+    const [rows, [{ total }]] = await Promise.all([
+      db<ItemRow[]>`select ci.sort_order, ci.added_at, ${recipeColumns(db, viewerId)}
+        from collection_items ci join recipes r on r.id = ci.recipe_id join users a on a.id = r.author_id
+        where ${where} order by ${itemOrder(db)} limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from collection_items ci join recipes r on r.id = ci.recipe_id where ${where}`
+    ])
+    return { items: rows.map(item), total }
+  },
+
+  async item (db: Db, collectionId: string, recipeId: string, viewerId: string): Promise<CollectionItemView | null> {
+    const [row] = await db<ItemRow[]>`select ci.sort_order, ci.added_at, ${recipeColumns(db, viewerId)}
+      from collection_items ci join recipes r on r.id = ci.recipe_id join users a on a.id = r.author_id
+      where ci.collection_id = ${collectionId} and ci.recipe_id = ${recipeId}`
+    return row == null ? null : item(row)
+  },
+
+  /** Appends the recipe; false when it was already there. */
+  async addItem (db: Db, collectionId: string, recipeId: string): Promise<boolean> {
+    const rows = await db`insert into collection_items (collection_id, recipe_id, sort_order)
+      values (${collectionId}, ${recipeId}, (select coalesce(max(sort_order), -1) + 1 from collection_items where collection_id = ${collectionId}))
+      on conflict do nothing returning 1`
+    return rows.length > 0
+  },
+
+  async removeItem (db: Db, collectionId: string, recipeId: string): Promise<boolean> {
+    const rows = await db`delete from collection_items where collection_id = ${collectionId} and recipe_id = ${recipeId} returning 1`
+    return rows.length > 0
+  },
+
+  /** Takes the recipe out of the user's Saved Recipes collection; false when it was not there. */
+  async removeFromSaved (db: Db, userId: string, recipeId: string): Promise<boolean> {
+    const rows = await db`delete from collection_items ci using collections c
+      where ci.collection_id = c.id and c.user_id = ${userId} and c.type = 'saved' and ci.recipe_id = ${recipeId} returning 1`
+    return rows.length > 0
+  },
+
+  /** Renumbers the items: listed recipes first, in the given order, then the others in their current order. */
+  async reorder (db: Db, collectionId: string, recipeIds: string[]): Promise<void> {
+    await db`update collection_items ci set sort_order = o.position
+      from (
+        select x.recipe_id, (row_number() over (order by p.position nulls last, x.sort_order, x.added_at, x.recipe_id) - 1)::int as position
+        from collection_items x left join unnest(${recipeIds}::text[]) with ordinality as p(recipe_id, position) on p.recipe_id = x.recipe_id
+        where x.collection_id = ${collectionId}
+      ) o
+      where ci.collection_id = ${collectionId} and ci.recipe_id = o.recipe_id`
   }
 }
 
 export default fp(async fastify => {
-  fastify.decorate('collectionsRepository', createCollectionsRepository(fastify))
-}, { name: 'collections-repository', dependencies: ['db'] })
+  fastify.decorate('collectionsRepository', collectionsRepository)
+}, { name: 'collections-repository' })

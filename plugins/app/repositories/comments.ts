@@ -1,101 +1,136 @@
-// Comments and replies. The recipe's comment counter moves in the same transaction as the rows it counts
-// (deleting a comment also removes its replies, and the counter drops by all of them).
+// Comment rows. Threads are stored flat with their top-level comment (root_id) and depth, so a page of threads is
+// two indexed queries and nothing here recurses further than MAX_REPLY_DEPTH levels. The recipe's comment counter
+// is moved by the caller, in the transaction of the insert or delete.
 import { createId } from '@paralleldrive/cuid2'
-import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type postgres from 'postgres'
-import { toIso } from '../../../lib/pg-values.js'
+import type { comments } from '../../../db/schema/index.js'
+import type { CommentView } from '../../../schemas/comments.js'
+import type { Db } from '../../external/db.js'
+import type { Page } from './recipes.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    commentsRepository: ReturnType<typeof createCommentsRepository>
+    commentsRepository: typeof commentsRepository
   }
 }
 
-export interface CommentView {
-  id: string
-  recipeId: string
-  parentId: string | null
-  content: string
-  user: { id: string, username: string, firstName: string | null, lastName: string | null, avatarUrl: string | null }
-  /** Written by the recipe's author. */
+type CommentRow = Pick<typeof comments.$inferSelect, 'id' | 'recipeId' | 'parentId' | 'rootId' | 'depth' | 'content' | 'createdAt' | 'updatedAt'> & {
+  userId: string
+  username: string
+  firstName: string | null
+  lastName: string | null
+  avatarUrl: string | null
   isAuthor: boolean
-  createdAt: string
-  updatedAt: string
-  replies?: CommentView[]
+  recipeAuthorId: string
 }
 
-function mapComment (row: postgres.Row): CommentView {
+/** A comment with what the rules need: its thread, depth and the recipe's author. */
+export interface CommentRecord extends CommentView {
+  rootId: string
+  depth: number
+  recipeAuthorId: string
+}
+
+export interface NewComment {
+  recipeId: string
+  userId: string
+  content: string
+  /** Null for a top-level comment. */
+  parentId: string | null
+  /** The thread's top-level comment; null for a top-level comment (it is its own root). */
+  rootId: string | null
+  depth: number
+}
+
+function record (row: CommentRow): CommentRecord {
   return {
     id: row.id,
-    recipeId: row.recipe_id,
-    parentId: row.parent_id,
+    recipeId: row.recipeId,
+    parentId: row.parentId,
     content: row.content,
-    user: { id: row.user_id, username: row.username, firstName: row.first_name, lastName: row.last_name, avatarUrl: row.avatar_url },
-    isAuthor: row.is_author,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at)
+    user: { id: row.userId, username: row.username, firstName: row.firstName, lastName: row.lastName, avatarUrl: row.avatarUrl },
+    isAuthor: row.isAuthor,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    rootId: row.rootId,
+    depth: row.depth,
+    recipeAuthorId: row.recipeAuthorId
   }
 }
 
-export function createCommentsRepository (fastify: FastifyInstance) {
-  const { sql } = fastify
-  const columns = sql`c.id, c.recipe_id, c.parent_id, c.content, c.created_at, c.updated_at, c.user_id,
-    u.username, u.first_name, u.last_name, u.avatar_url, (c.user_id = r.author_id) as is_author`
+/** The public shape (what the rules need stays inside). */
+export function commentView ({ rootId, depth, recipeAuthorId, ...view }: CommentRecord): CommentView {
+  return view
+}
 
-  async function one (id: string): Promise<CommentView | null> {
-    const [row] = await sql`select ${columns} from comments c join users u on u.id = c.user_id join recipes r on r.id = c.recipe_id where c.id = ${id}`
-    return row == null ? null : mapComment(row)
-  }
+const select = (db: Db) => db`
+  select c.id, c.recipe_id, c.parent_id, c.root_id, c.depth, c.content, c.created_at, c.updated_at,
+    u.id as user_id, u.username, u.first_name, u.last_name, u.avatar_url,
+    (c.user_id = r.author_id) as is_author, r.author_id as recipe_author_id
+  from comments c join users u on u.id = c.user_id join recipes r on r.id = c.recipe_id`
 
-  return {
-    one,
+export const commentsRepository = {
+  async find (db: Db, id: string): Promise<CommentRecord | null> {
+    const [row] = await db<CommentRow[]>`${select(db)} where c.id = ${id}`
+    return row == null ? null : record(row)
+  },
 
-    /** All comments of a recipe, oldest first; `threaded` nests replies under their parents. */
-    async forRecipe (recipeId: string, threaded: boolean): Promise<CommentView[]> {
-      const rows = await sql`select ${columns} from comments c join users u on u.id = c.user_id join recipes r on r.id = c.recipe_id
-        where c.recipe_id = ${recipeId} order by c.created_at, c.id`
-      const all = rows.map(mapComment)
-      if (!threaded) return all
-      const byId = new Map(all.map(c => [c.id, { ...c, replies: [] as CommentView[] }]))
-      const roots: CommentView[] = []
-      for (const comment of byId.values()) {
-        const parent = comment.parentId == null ? undefined : byId.get(comment.parentId)
-        if (parent != null) parent.replies.push(comment)
-        else roots.push(comment)
-      }
-      return roots
-    },
+  async insert (db: Db, comment: NewComment): Promise<string> {
+    const id = createId()
+    await db`insert into comments (id, recipe_id, user_id, parent_id, root_id, depth, content)
+      values (${id}, ${comment.recipeId}, ${comment.userId}, ${comment.parentId}, ${comment.rootId ?? id}, ${comment.depth}, ${comment.content})`
+    return id
+  },
 
-    async create (recipeId: string, userId: string, content: string, parentId: string | null = null): Promise<CommentView> {
-      const id = createId()
-      await sql.begin(async tx => {
-        await tx`insert into comments (id, recipe_id, user_id, parent_id, content) values (${id}, ${recipeId}, ${userId}, ${parentId}, ${content})`
-        await tx`update recipes set comment_count = comment_count + 1 where id = ${recipeId}`
-      })
-      return (await one(id))!
-    },
+  async update (db: Db, id: string, content: string): Promise<void> {
+    await db`update comments set content = ${content}, updated_at = now() where id = ${id}`
+  },
 
-    async edit (id: string, content: string): Promise<CommentView> {
-      await sql`update comments set content = ${content}, updated_at = now() where id = ${id}`
-      return (await one(id))!
-    },
+  /** Deletes the comment and every reply under it; returns how many rows went. */
+  async removeWithReplies (db: Db, id: string): Promise<number> {
+    // Depth is capped, so this recursion takes at most MAX_REPLY_DEPTH steps.
+    const removed = await db`
+      with recursive thread as (
+        select id from comments where id = ${id}
+        union all select c.id from comments c join thread t on c.parent_id = t.id
+      ) delete from comments where id in (select id from thread) returning 1`
+    return removed.length
+  },
 
-    async remove (id: string): Promise<void> {
-      await sql.begin(async tx => {
-        const removed = await tx`
-          with recursive thread as (
-            select id, recipe_id from comments where id = ${id}
-            union all select c.id, c.recipe_id from comments c join thread t on c.parent_id = t.id
-          ) delete from comments where id in (select id from thread) returning recipe_id`
-        if (removed.length > 0) {
-          await tx`update recipes set comment_count = greatest(comment_count - ${removed.length}, 0) where id = ${removed[0].recipe_id}`
-        }
-      })
-    }
+  /** Moves the recipe's comment counter by `delta`. */
+  async addToCount (db: Db, recipeId: string, delta: number): Promise<void> {
+    await db`update recipes set comment_count = greatest(comment_count + ${delta}, 0) where id = ${recipeId}`
+  },
+
+  /** A page of a recipe's top-level comments, oldest first. */
+  async topLevel (db: Db, recipeId: string, pageNo: number, limit: number): Promise<Page<CommentRecord>> {
+    const [rows, [{ total }]] = await Promise.all([
+      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId} and c.parent_id is null
+        order by c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from comments where recipe_id = ${recipeId} and parent_id is null`
+    ])
+    return { items: rows.map(record), total }
+  },
+
+  /** Every reply in the threads of these top-level comments, shallowest first, then oldest first. */
+  async replies (db: Db, rootIds: string[]): Promise<CommentRecord[]> {
+    if (rootIds.length === 0) return []
+    const rows = await db<CommentRow[]>`${select(db)} where c.root_id = any(${rootIds}::text[]) and c.parent_id is not null
+      order by c.depth, c.created_at, c.id`
+    return rows.map(record)
+  },
+
+  /** A page of all of a recipe's comments, replies included, oldest first (the older, unthreaded API). */
+  async flat (db: Db, recipeId: string, pageNo: number, limit: number): Promise<Page<CommentRecord>> {
+    const [rows, [{ total }]] = await Promise.all([
+      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId}
+        order by c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from comments where recipe_id = ${recipeId}`
+    ])
+    return { items: rows.map(record), total }
   }
 }
 
 export default fp(async fastify => {
-  fastify.decorate('commentsRepository', createCommentsRepository(fastify))
-}, { name: 'comments-repository', dependencies: ['db'] })
+  fastify.decorate('commentsRepository', commentsRepository)
+}, { name: 'comments-repository' })

@@ -1,69 +1,109 @@
 // A user's in-app notifications. Every query is scoped by the recipient, so one user never reaches another's.
-import type { FastifyInstance } from 'fastify'
+import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type postgres from 'postgres'
-import { jsonValue, toIso } from '../../../lib/pg-values.js'
+import type { NOTIFICATION_TYPES } from '../../../db/schema/index.js'
+import type { NotificationView } from '../../../schemas/notifications.js'
+import { json, type Db } from '../../external/db.js'
+import type { Page } from './recipes.js'
+import { visibleToFollower } from './visibility.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    notificationsRepository: ReturnType<typeof createNotificationsRepository>
+    notificationsRepository: typeof notificationsRepository
   }
 }
 
-function mapNotification (row: postgres.Row) {
+export interface NewNotification {
+  type: typeof NOTIFICATION_TYPES[number]
+  recipientId: string
+  actorId: string | null
+  recipeId?: string | null
+  message: string
+  data?: Record<string, unknown>
+}
+
+interface NotificationRow {
+  id: string
+  type: string
+  message: string
+  read: boolean
+  recipeId: string | null
+  actorId: string | null
+  actorUsername: string | null
+  actorAvatarUrl: string | null
+  data: Record<string, unknown>
+  createdAt: Date
+}
+
+function view (row: NotificationRow): NotificationView {
   return {
-    id: row.id as string,
-    type: row.type as string,
-    message: row.message as string,
-    read: row.read as boolean,
-    recipeId: row.recipe_id as string | null,
-    actor: row.actor_id == null ? null : { id: row.actor_id as string, username: row.actor_username as string, avatarUrl: row.actor_avatar_url as string | null },
-    data: jsonValue<Record<string, unknown>>(row.data),
-    createdAt: toIso(row.created_at)
+    id: row.id,
+    type: row.type,
+    message: row.message,
+    read: row.read,
+    recipeId: row.recipeId,
+    actor: row.actorId == null ? null : { id: row.actorId, username: row.actorUsername ?? '', avatarUrl: row.actorAvatarUrl },
+    data: row.data,
+    createdAt: row.createdAt.toISOString()
   }
 }
 
-export function createNotificationsRepository (fastify: FastifyInstance) {
-  const { sql } = fastify
-  return {
-    async list (userId: string, unreadOnly: boolean, page: number, limit: number) {
-      const where = unreadOnly ? sql`n.user_id = ${userId} and not n.read` : sql`n.user_id = ${userId}`
-      const [rows, [{ total }]] = await Promise.all([
-        sql`select n.*, a.username as actor_username, a.avatar_url as actor_avatar_url
-          from notifications n left join users a on a.id = n.actor_id
-          where ${where} order by n.created_at desc, n.id desc limit ${limit} offset ${(page - 1) * limit}`,
-        sql`select count(*)::int as total from notifications n where ${where}`
-      ])
-      return { notifications: rows.map(mapNotification), total }
-    },
+const selectNotification = (db: Db) => db`select n.id, n.type, n.message, n.read, n.recipe_id, n.actor_id, n.data, n.created_at,
+  a.username as actor_username, a.avatar_url as actor_avatar_url
+  from notifications n left join users a on a.id = n.actor_id`
 
-    async unreadCount (userId: string): Promise<number> {
-      const [{ n }] = await sql`select count(*)::int as n from notifications where user_id = ${userId} and not read`
-      return n
-    },
+export const notificationsRepository = {
+  async insert (db: Db, n: NewNotification): Promise<void> {
+    await db`insert into notifications (id, user_id, actor_id, type, recipe_id, message, data)
+      values (${createId()}, ${n.recipientId}, ${n.actorId}, ${n.type}, ${n.recipeId ?? null}, ${n.message}, ${json(db, n.data ?? {})})`
+  },
 
-    /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */
-    async markRead (userId: string, id: string) {
-      const [row] = await sql`update notifications n set read = true
-        from (select 1) _ where n.id = ${id} and n.user_id = ${userId} returning n.id`
-      if (row == null) return null
-      const [full] = await sql`select n.*, a.username as actor_username, a.avatar_url as actor_avatar_url
-        from notifications n left join users a on a.id = n.actor_id where n.id = ${id}`
-      return mapNotification(full)
-    },
+  /** One `new_recipe` notification for each follower of the author who may see the recipe, in one statement. */
+  async fanOutNewRecipe (db: Db, recipeId: string): Promise<number> {
+    const rows = await db`
+      insert into notifications (id, user_id, actor_id, type, recipe_id, message)
+      select 'n' || md5(r.id || f.follower_id), f.follower_id, r.author_id, 'new_recipe', r.id,
+        a.username || ' published a new recipe: "' || r.title || '"'
+      from recipes r join users a on a.id = r.author_id join follows f on f.following_id = r.author_id
+      where r.id = ${recipeId} and ${visibleToFollower(db)}
+      on conflict (id) do nothing
+      returning 1`
+    return rows.length
+  },
 
-    async markAllRead (userId: string): Promise<number> {
-      const rows = await sql`update notifications set read = true where user_id = ${userId} and not read returning 1`
-      return rows.length
-    },
+  async list (db: Db, userId: string, unreadOnly: boolean, pageNo: number, limit: number): Promise<Page<NotificationView>> {
+    const where = unreadOnly ? db`n.user_id = ${userId} and not n.read` : db`n.user_id = ${userId}`
+    const [rows, [{ total }]] = await Promise.all([
+      db<NotificationRow[]>`${selectNotification(db)} where ${where} order by n.created_at desc, n.id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from notifications n where ${where}`
+    ])
+    return { items: rows.map(view), total }
+  },
 
-    async remove (userId: string, id: string): Promise<boolean> {
-      const rows = await sql`delete from notifications where id = ${id} and user_id = ${userId} returning 1`
-      return rows.length > 0
-    }
+  async unreadCount (db: Db, userId: string): Promise<number> {
+    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from notifications where user_id = ${userId} and not read`
+    return n
+  },
+
+  /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */
+  async markRead (db: Db, userId: string, id: string): Promise<NotificationView | null> {
+    const [updated] = await db`update notifications set read = true where id = ${id} and user_id = ${userId} returning id`
+    if (updated == null) return null
+    const [row] = await db<NotificationRow[]>`${selectNotification(db)} where n.id = ${id}`
+    return view(row)
+  },
+
+  async markAllRead (db: Db, userId: string): Promise<number> {
+    const rows = await db`update notifications set read = true where user_id = ${userId} and not read returning 1`
+    return rows.length
+  },
+
+  async remove (db: Db, userId: string, id: string): Promise<boolean> {
+    const rows = await db`delete from notifications where id = ${id} and user_id = ${userId} returning 1`
+    return rows.length > 0
   }
 }
 
 export default fp(async fastify => {
-  fastify.decorate('notificationsRepository', createNotificationsRepository(fastify))
-}, { name: 'notifications-repository', dependencies: ['db'] })
+  fastify.decorate('notificationsRepository', notificationsRepository)
+}, { name: 'notifications-repository' })

@@ -1,303 +1,308 @@
-// Data access for accounts and profiles. Methods take an optional transaction where a caller composes them.
-import { eq, sql as dsql } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
+// User rows: accounts (credentials, lockout, reset tokens, external identities) and profiles (public view with counts,
+// search, follow lists, preferences). Methods take the caller's handle first and return data or null; the rules
+// live in services/accounts.ts and services/users.ts.
+import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type postgres from 'postgres'
-import { notificationSettings, users } from '../../../db/schema/index.js'
-import type { AuthState } from '../auth.js'
-import type { Executor } from '../../external/db.js'
-import { toDate, toIso } from '../../../lib/pg-values.js'
+import type { notificationSettings, users } from '../../../db/schema/index.js'
+import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView } from '../../../schemas/users.js'
+import { json, type Db } from '../../external/db.js'
 import { recipeVisibleTo } from './visibility.js'
 
-export const LOCKOUT_ATTEMPTS = 5
-export const LOCKOUT_SECONDS = 15 * 60
-
-export interface LoginRow {
-  id: string
-  email: string
-  username: string
-  password: string
-  active: boolean
-  bannedAt: Date | null
-  lockedAt: Date | null
-  failedLoginAttempts: number
+declare module 'fastify' {
+  interface FastifyInstance {
+    usersRepository: typeof usersRepository
+  }
 }
 
-export interface UserCounts { recipes: number, followers: number, following: number }
+type UserRow = typeof users.$inferSelect
 
-export interface PublicUserRow {
-  id: string
-  username: string
-  firstName: string | null
-  lastName: string | null
-  bio: string | null
-  location: string | null
-  avatarUrl: string | null
-  verified: boolean
-  /** ISO 8601 */
-  createdAt: string
-  _count: UserCounts
-  isFollowing: boolean
+/** What issuing a token and checking one need; JSON-safe, so it can be cached. */
+export interface AuthState extends Pick<UserRow, 'id' | 'email' | 'username' | 'active' | 'tokenVersion'> {
+  banned: boolean
 }
 
-export interface SelfUserRow extends Omit<PublicUserRow, 'isFollowing'> {
-  email: string
-  planId: string
-  emailPreferences: Record<string, unknown>
-  updatedAt: string
-}
+/** An account as sign-in sees it. */
+export type AccountRow = Pick<UserRow, 'id' | 'email' | 'username' | 'active' | 'bannedAt' | 'tokenVersion'>
+export type LoginRow = AccountRow & Pick<UserRow, 'password'>
 
-export interface NewUser {
-  email: string
-  username: string
-  usernameKey: string
-  password: string
+export interface NewUser extends Pick<UserRow, 'email' | 'username' | 'usernameKey' | 'password'> {
   firstName?: string | null
   lastName?: string | null
   oauthProvider?: string
   oauthId?: string
-  verified?: boolean
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    usersRepository: ReturnType<typeof createUsersRepository>
-  }
+export type NotificationSettingsRow = Omit<typeof notificationSettings.$inferSelect, 'userId' | 'updatedAt'>
+export type NotificationSettingsPatch = Partial<NotificationSettingsRow>
+
+interface UserViewRow extends Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'bio' | 'location' | 'avatarUrl' | 'verified' | 'createdAt'> {
+  recipeCount: number
+  followerCount: number
+  followingCount: number
+  isFollowing: boolean
 }
 
-function mapPublic (row: postgres.Row): PublicUserRow {
+type SelfRow = UserViewRow & Pick<UserRow, 'email' | 'planId' | 'updatedAt'>
+
+function publicFields (row: UserViewRow) {
   return {
     id: row.id,
     username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
+    firstName: row.firstName,
+    lastName: row.lastName,
     bio: row.bio,
     location: row.location,
-    avatarUrl: row.avatar_url,
+    avatarUrl: row.avatarUrl,
     verified: row.verified,
-    createdAt: toIso(row.created_at),
-    _count: { recipes: row.recipe_count, followers: row.follower_count, following: row.following_count },
-    isFollowing: row.is_following ?? false
+    createdAt: row.createdAt.toISOString(),
+    _count: { recipes: row.recipeCount, followers: row.followerCount, following: row.followingCount }
   }
 }
 
-export function createUsersRepository (fastify: FastifyInstance) {
-  const { db, sql } = fastify
+const mapPublic = (row: UserViewRow): UserPublicView => ({ ...publicFields(row), isFollowing: row.isFollowing })
 
-  /** Public columns plus counts as the viewer may see them. */
-  const publicColumns = (viewerId: string | null) => sql`
-    u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
-    (select count(*) from recipes r where r.author_id = u.id and ${recipeVisibleTo(sql, viewerId)})::int as recipe_count,
-    (select count(*) from follows f join users fu on fu.id = f.follower_id
-      where f.following_id = u.id and fu.active and fu.banned_at is null)::int as follower_count,
-    (select count(*) from follows f join users fu on fu.id = f.following_id
-      where f.follower_id = u.id and fu.active and fu.banned_at is null)::int as following_count,
-    ${viewerId == null ? sql`false` : sql`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
+const mapSelf = (row: SelfRow): UserSelfView =>
+  ({ ...publicFields(row), email: row.email, plan: row.planId, updatedAt: row.updatedAt.toISOString() })
 
-  const visibleUser = sql`u.active and u.banned_at is null`
+/** Shown to others: active and not banned. */
+const shownUser = (db: Db) => db`(u.active and u.banned_at is null)`
 
-  return {
-    async authState (id: string): Promise<AuthState | null> {
-      const [row] = await sql`select id, email, username, active, banned_at, password_changed_at from users where id = ${id}`
-      if (row == null) return null
-      return {
-        id: row.id,
-        email: row.email,
-        username: row.username,
-        active: row.active,
-        banned: row.banned_at != null,
-        passwordChangedAt: row.password_changed_at == null ? null : toDate(row.password_changed_at).getTime()
-      }
-    },
+/** The public columns of `users u` plus counts as the viewer may see them. */
+const userColumns = (db: Db, viewerId: string | null) => db`
+  u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
+  (select count(*) from recipes r where r.author_id = u.id and ${recipeVisibleTo(db, viewerId)})::int as recipe_count,
+  (select count(*) from follows f join users fu on fu.id = f.follower_id
+    where f.following_id = u.id and fu.active and fu.banned_at is null)::int as follower_count,
+  (select count(*) from follows f join users fu on fu.id = f.following_id
+    where f.follower_id = u.id and fu.active and fu.banned_at is null)::int as following_count,
+  ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
-    async findForLogin (by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {
-      const where = 'email' in by ? eq(users.email, by.email) : eq(users.usernameKey, by.usernameKey)
-      const [row] = await db.select({
-        id: users.id,
-        email: users.email,
-        username: users.username,
-        password: users.password,
-        active: users.active,
-        bannedAt: users.bannedAt,
-        lockedAt: users.lockedAt,
-        failedLoginAttempts: users.failedLoginAttempts
-      }).from(users).where(where)
-      return row ?? null
-    },
+const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
-    async usernameTaken (usernameKey: string): Promise<boolean> {
-      const [row] = await sql`select 1 from users where username_key = ${usernameKey}`
-      return row != null
-    },
+export const usersRepository = {
+  // ---- For every family ----
 
-    async exists (email: string, usernameKey: string): Promise<boolean> {
-      const [row] = await sql`select 1 from users where email = ${email} or username_key = ${usernameKey} limit 1`
-      return row != null
-    },
+  /** An active, unbanned user by id (a follow target, a reported user...). */
+  async activeUser (db: Db, id: string): Promise<Pick<UserRow, 'id' | 'username'> | null> {
+    const [row] = await db<Array<Pick<UserRow, 'id' | 'username'>>>`
+      select u.id, u.username from users u where u.id = ${id} and ${shownUser(db)}`
+    return row ?? null
+  },
 
-    async create (user: NewUser, tx: Executor = db): Promise<{ id: string, email: string }> {
-      const [row] = await tx.insert(users).values(user).returning({ id: users.id, email: users.email })
-      return row
-    },
+  /** Locks the user's row for the rest of the transaction (per-user limits and slugs are then exact). */
+  async lock (db: Db, id: string): Promise<void> {
+    await db`select 1 from users where id = ${id} for update`
+  },
 
-    async findByOAuth (provider: string, subject: string) {
-      const [row] = await db.select({ id: users.id, email: users.email, active: users.active, bannedAt: users.bannedAt })
-        .from(users).where(dsql`${users.oauthProvider} = ${provider} and ${users.oauthId} = ${subject}`)
-      return row ?? null
-    },
+  /** The id of an active, unbanned user by username (case-insensitive). */
+  async idByUsername (db: Db, username: string): Promise<string | null> {
+    const [row] = await db<Array<Pick<UserRow, 'id'>>>`
+      select u.id from users u where u.username_key = ${keyOf(username)} and ${shownUser(db)}`
+    return row?.id ?? null
+  },
 
-    async linkOAuth (id: string, provider: string, subject: string): Promise<void> {
-      await db.update(users).set({ oauthProvider: provider, oauthId: subject }).where(eq(users.id, id))
-    },
+  // ---- Accounts ----
 
-    /**
-     * Counts a failed login in one statement (exact under concurrent attempts). A lock older than the lockout
-     * window has expired: the count starts again from this attempt.
-     */
-    async recordFailedLogin (id: string): Promise<{ attempts: number, lockedAt: Date | null }> {
-      const [row] = await sql`
-        update users set
-          failed_login_attempts = case when locked_at is not null and locked_at <= now() - make_interval(secs => ${LOCKOUT_SECONDS})
-            then 1 else failed_login_attempts + 1 end,
-          locked_at = case
-            when locked_at is not null and locked_at > now() - make_interval(secs => ${LOCKOUT_SECONDS}) then locked_at
-            when (case when locked_at is not null then 1 else failed_login_attempts + 1 end) >= ${LOCKOUT_ATTEMPTS} then now()
-            else null end
-        where id = ${id}
-        returning failed_login_attempts, locked_at`
-      return { attempts: row.failed_login_attempts, lockedAt: row.locked_at == null ? null : toDate(row.locked_at) }
-    },
+  async authState (db: Db, id: string): Promise<AuthState | null> {
+    const [row] = await db<AuthState[]>`
+      select id, email, username, active, banned_at is not null as banned, token_version from users where id = ${id}`
+    return row ?? null
+  },
 
-    async recordSuccessfulLogin (id: string): Promise<void> {
-      await sql`update users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`
-    },
+  async findForLogin (db: Db, by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {
+    const where = 'email' in by ? db`email = ${by.email}` : db`username_key = ${by.usernameKey}`
+    const [row] = await db<LoginRow[]>`
+      select id, email, username, password, active, banned_at, token_version from users where ${where}`
+    return row ?? null
+  },
 
-    /** Sets a new password hash; every token issued before now stops working. */
-    async setPassword (id: string, hash: string, tx: Executor = db): Promise<void> {
-      await tx.update(users).set({
-        password: hash,
-        passwordChangedAt: new Date(),
-        resetToken: null,
-        resetTokenExpiry: null,
-        failedLoginAttempts: 0,
-        lockedAt: null
-      }).where(eq(users.id, id))
-    },
+  async exists (db: Db, email: string, usernameKey: string): Promise<boolean> {
+    const rows = await db`select 1 from users where email = ${email} or username_key = ${usernameKey} limit 1`
+    return rows.length > 0
+  },
 
-    async passwordHash (id: string): Promise<string | null> {
-      const [row] = await db.select({ password: users.password }).from(users).where(eq(users.id, id))
-      return row?.password ?? null
-    },
+  async usernameTaken (db: Db, usernameKey: string): Promise<boolean> {
+    const rows = await db`select 1 from users where username_key = ${usernameKey}`
+    return rows.length > 0
+  },
 
-    async setResetToken (id: string, tokenHash: string, expiresAt: Date): Promise<void> {
-      await db.update(users).set({ resetToken: tokenHash, resetTokenExpiry: expiresAt }).where(eq(users.id, id))
-    },
+  async create (db: Db, user: NewUser): Promise<AccountRow> {
+    const [row] = await db<AccountRow[]>`
+      insert into users ${db({ id: createId(), ...user })}
+      returning id, email, username, active, banned_at, token_version`
+    return row
+  },
 
-    async findByResetToken (tokenHash: string): Promise<string | null> {
-      const [row] = await sql`select id from users where reset_token = ${tokenHash} and reset_token_expiry > now()`
-      return row?.id ?? null
-    },
+  async findByOAuth (db: Db, provider: string, subject: string): Promise<AccountRow | null> {
+    const [row] = await db<AccountRow[]>`
+      select id, email, username, active, banned_at, token_version from users
+      where oauth_provider = ${provider} and oauth_id = ${subject}`
+    return row ?? null
+  },
 
-    /** Uses the reset token and sets the password in one statement: a second use finds nothing. */
-    async resetPassword (tokenHash: string, hash: string): Promise<string | null> {
-      const [row] = await sql`
-        update users set password = ${hash}, password_changed_at = now(), reset_token = null, reset_token_expiry = null,
-          failed_login_attempts = 0, locked_at = null
-        where reset_token = ${tokenHash} and reset_token_expiry > now()
-        returning id`
-      return row?.id ?? null
-    },
+  async linkOAuth (db: Db, id: string, provider: string, subject: string): Promise<void> {
+    await db`update users set oauth_provider = ${provider}, oauth_id = ${subject} where id = ${id}`
+  },
 
-    async self (id: string): Promise<SelfUserRow | null> {
-      const [row] = await sql`
-        select ${publicColumns(id)}, u.email, u.plan_id, u.email_preferences, u.updated_at
-        from users u where u.id = ${id}`
-      if (row == null) return null
-      const { isFollowing: _ignored, ...rest } = mapPublic(row)
-      return { ...rest, email: row.email, planId: row.plan_id, emailPreferences: row.email_preferences, updatedAt: toIso(row.updated_at) }
-    },
+  /**
+   * Reserves one password attempt before the password is compared, in one statement (exact under concurrency):
+   * returns its number in the current series, or null when the account is locked (nothing reserved). The
+   * `maxAttempts`-th reservation sets the lock; a lock older than `lockSeconds` has expired and a new series starts.
+   */
+  async reserveLoginAttempt (db: Db, id: string, maxAttempts: number, lockSeconds: number): Promise<number | null> {
+    const [row] = await db<Array<Pick<UserRow, 'failedLoginAttempts'>>>`
+      update users set
+        failed_login_attempts = case when locked_at is null then failed_login_attempts + 1 else 1 end,
+        locked_at = case when (case when locked_at is null then failed_login_attempts + 1 else 1 end) >= ${maxAttempts}
+          then now() else null end
+      where id = ${id} and (locked_at is null or locked_at <= now() - make_interval(secs => ${lockSeconds}))
+      returning failed_login_attempts`
+    return row?.failedLoginAttempts ?? null
+  },
 
-    async byUsername (username: string, viewerId: string | null): Promise<PublicUserRow | null> {
-      const [row] = await sql`
-        select ${publicColumns(viewerId)} from users u
-        where u.username_key = ${username.normalize('NFKC').toLowerCase()} and ${visibleUser}`
-      return row == null ? null : mapPublic(row)
-    },
+  /** Seconds until the account's lock ends (null: not locked). */
+  async lockSecondsLeft (db: Db, id: string, lockSeconds: number): Promise<number | null> {
+    const [row] = await db<Array<{ secondsLeft: number | null }>>`
+      select ceil(extract(epoch from locked_at + make_interval(secs => ${lockSeconds}) - now()))::int as seconds_left
+      from users where id = ${id}`
+    return row?.secondsLeft == null || row.secondsLeft <= 0 ? null : row.secondsLeft
+  },
 
-    async idByUsername (username: string): Promise<string | null> {
-      const [row] = await sql`select id from users u where u.username_key = ${username.normalize('NFKC').toLowerCase()} and ${visibleUser}`
-      return row?.id ?? null
-    },
+  async recordSuccessfulLogin (db: Db, id: string): Promise<void> {
+    await db`update users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`
+  },
 
-    /** Active users with at least one published recipe, most recently updated first. */
-    async recent (limit: number, viewerId: string | null): Promise<PublicUserRow[]> {
-      const rows = await sql`
-        select ${publicColumns(viewerId)} from users u
-        where ${visibleUser} and exists (select 1 from recipes r where r.author_id = u.id and r.published)
-        order by u.updated_at desc limit ${limit}`
-      return rows.map(mapPublic)
-    },
+  async passwordHash (db: Db, id: string): Promise<string | null> {
+    const [row] = await db<Array<Pick<UserRow, 'password'>>>`select password from users where id = ${id}`
+    return row?.password ?? null
+  },
 
-    /** Username or name contains the text (case-insensitive); verified users first, then closest match. */
-    async search (text: string, limit: number, viewerId: string | null): Promise<{ users: PublicUserRow[], total: number }> {
-      const needle = text.normalize('NFKC').toLowerCase()
-      const pattern = `%${needle.replace(/[\\%_]/g, '\\$&')}%`
-      const match = sql`(u.username_key like ${pattern} or lower(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) like ${pattern})`
-      const [rows, [{ total }]] = await Promise.all([
-        sql`
-          select ${publicColumns(viewerId)} from users u
-          where ${visibleUser} and ${match}
-          order by u.verified desc, (u.username_key = ${needle}) desc, similarity(u.username_key, ${needle}) desc, u.username_key
-          limit ${limit}`,
-        sql`select count(*)::int as total from users u where ${visibleUser} and ${match}`
-      ])
-      return { users: rows.map(mapPublic), total }
-    },
+  /**
+   * Sets a new password hash and bumps the token version in the same statement, so every token issued before
+   * stops working; clears any reset token and lock. Returns the new version (null: no such user).
+   */
+  async setPassword (db: Db, id: string, hash: string): Promise<number | null> {
+    const [row] = await db<Array<Pick<UserRow, 'tokenVersion'>>>`
+      update users set password = ${hash}, password_changed_at = now(), token_version = token_version + 1,
+        reset_token = null, reset_token_expiry = null, failed_login_attempts = 0, locked_at = null
+      where id = ${id} returning token_version`
+    return row?.tokenVersion ?? null
+  },
 
-    /** Everyone following `userId` (or followed by them), newest first. */
-    async connections (userId: string, direction: 'followers' | 'following', viewerId: string | null): Promise<PublicUserRow[]> {
-      const rows = direction === 'followers'
-        ? await sql`
-            select ${publicColumns(viewerId)} from follows f join users u on u.id = f.follower_id
-            where f.following_id = ${userId} and ${visibleUser} order by f.created_at desc, u.id`
-        : await sql`
-            select ${publicColumns(viewerId)} from follows f join users u on u.id = f.following_id
-            where f.follower_id = ${userId} and ${visibleUser} order by f.created_at desc, u.id`
-      return rows.map(mapPublic)
-    },
+  async setResetToken (db: Db, id: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await db`update users set reset_token = ${tokenHash}, reset_token_expiry = ${expiresAt} where id = ${id}`
+  },
 
-    async updateProfile (id: string, fields: Partial<Record<'firstName' | 'lastName' | 'bio' | 'location', string | null>>): Promise<void> {
-      if (Object.keys(fields).length === 0) return
-      await db.update(users).set(fields).where(eq(users.id, id))
-    },
+  async resetTokenValid (db: Db, tokenHash: string): Promise<boolean> {
+    const rows = await db`select 1 from users where reset_token = ${tokenHash} and reset_token_expiry > now()`
+    return rows.length > 0
+  },
 
-    async emailPreferences (id: string): Promise<Record<string, unknown>> {
-      const [row] = await db.select({ prefs: users.emailPreferences }).from(users).where(eq(users.id, id))
-      return row?.prefs ?? {}
-    },
+  /** Uses the reset token and sets the password (and token version) in one statement: a second use finds nothing. */
+  async resetPassword (db: Db, tokenHash: string, hash: string): Promise<string | null> {
+    const [row] = await db<Array<Pick<UserRow, 'id'>>>`
+      update users set password = ${hash}, password_changed_at = now(), token_version = token_version + 1,
+        reset_token = null, reset_token_expiry = null, failed_login_attempts = 0, locked_at = null
+      where reset_token = ${tokenHash} and reset_token_expiry > now()
+      returning id`
+    return row?.id ?? null
+  },
 
-    /** Shallow merge in one statement, so concurrent updates of different keys both survive. */
-    async mergeEmailPreferences (id: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
-      const [row] = await sql`
-        update users set email_preferences = email_preferences || ${JSON.stringify(patch)}::jsonb, updated_at = now()
-        where id = ${id} returning email_preferences`
-      return row.email_preferences
-    },
+  // ---- Profiles ----
 
-    async notificationSettings (id: string) {
-      const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, id))
-      return row ?? null
-    },
+  async self (db: Db, id: string): Promise<UserSelfView | null> {
+    const [row] = await db<SelfRow[]>`
+      select ${userColumns(db, id)}, u.email, u.plan_id, u.updated_at from users u where u.id = ${id}`
+    return row == null ? null : mapSelf(row)
+  },
 
-    async saveNotificationSettings (id: string, values: Partial<typeof notificationSettings.$inferInsert>) {
-      const [row] = await db.insert(notificationSettings).values({ ...values, userId: id })
-        .onConflictDoUpdate({ target: notificationSettings.userId, set: { ...values, updatedAt: new Date() } })
-        .returning()
-      return row
+  async byUsername (db: Db, username: string, viewerId: string | null): Promise<UserPublicView | null> {
+    const [row] = await db<UserViewRow[]>`
+      select ${userColumns(db, viewerId)} from users u where u.username_key = ${keyOf(username)} and ${shownUser(db)}`
+    return row == null ? null : mapPublic(row)
+  },
+
+  /** Shown users with at least one published recipe, most recently updated first. */
+  async recent (db: Db, limit: number, viewerId: string | null): Promise<UserPublicView[]> {
+    const rows = await db<UserViewRow[]>`
+      select ${userColumns(db, viewerId)} from users u
+      where ${shownUser(db)} and exists (select 1 from recipes r where r.author_id = u.id and r.published)
+      order by u.updated_at desc, u.id limit ${limit}`
+    return rows.map(mapPublic)
+  },
+
+  /** Username or name contains the text (case-insensitive, wildcards literal); verified first, then closest. */
+  async search (db: Db, text: string, limit: number, viewerId: string | null): Promise<{ users: UserPublicView[], total: number }> {
+    const needle = keyOf(text)
+    const pattern = `%${escapeLike(needle)}%`
+    const match = db`(u.username_key like ${pattern}
+      or lower(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) like ${pattern})`
+    const [rows, [{ total }]] = await Promise.all([
+      db<UserViewRow[]>`
+        select ${userColumns(db, viewerId)} from users u where ${shownUser(db)} and ${match}
+        order by u.verified desc, (u.username_key = ${needle}) desc, similarity(u.username_key, ${needle}) desc, u.username_key
+        limit ${limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from users u where ${shownUser(db)} and ${match}`
+    ])
+    return { users: rows.map(mapPublic), total }
+  },
+
+  /** Everyone following `userId` (or followed by them) who is shown, newest follow first. */
+  async connections (db: Db, userId: string, direction: 'followers' | 'following', viewerId: string | null): Promise<UserPublicView[]> {
+    const [self, other] = direction === 'followers' ? [db`f.following_id`, db`f.follower_id`] : [db`f.follower_id`, db`f.following_id`]
+    const rows = await db<UserViewRow[]>`
+      select ${userColumns(db, viewerId)} from follows f join users u on u.id = ${other}
+      where ${self} = ${userId} and ${shownUser(db)} order by f.created_at desc, u.id`
+    return rows.map(mapPublic)
+  },
+
+  async updateProfile (db: Db, id: string, fields: ProfileInput): Promise<void> {
+    const values = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
+    if (Object.keys(values).length === 0) return
+    await db`update users set ${db(values)}, updated_at = now() where id = ${id}`
+  },
+
+  /** The stored switches among `keys` that hold a boolean (anything else a legacy row holds is ignored). */
+  async emailPreferences (db: Db, id: string, keys: readonly string[]): Promise<EmailPreferencesInput | null> {
+    const [row] = await db<Array<{ preferences: EmailPreferencesInput }>>`
+      select ${knownPreferences(db, keys)} as preferences from users where id = ${id}`
+    return row?.preferences ?? null
+  },
+
+  /**
+   * Writes the given switches over the stored ones in one statement (concurrent updates of different keys both
+   * survive) and drops whatever else the row held, so it never grows beyond the known switches.
+   */
+  async mergeEmailPreferences (db: Db, id: string, keys: readonly string[], patch: EmailPreferencesInput): Promise<void> {
+    await db`update users set email_preferences = ${knownPreferences(db, keys)} || ${json(db, patch)}::jsonb where id = ${id}`
+  },
+
+  async notificationSettings (db: Db, id: string): Promise<NotificationSettingsRow | null> {
+    const [row] = await db<NotificationSettingsRow[]>`
+      select email_likes, email_comments, digest_frequency, digest_day, digest_time, digest_timezone
+      from notification_settings where user_id = ${id}`
+    return row ?? null
+  },
+
+  /** Creates the row with column defaults for anything not given, or changes only the given columns. */
+  async saveNotificationSettings (db: Db, id: string, patch: NotificationSettingsPatch): Promise<void> {
+    const values = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
+    if (Object.keys(values).length === 0) {
+      await db`insert into notification_settings ${db({ userId: id })} on conflict (user_id) do nothing`
+      return
     }
+    await db`insert into notification_settings ${db({ userId: id, ...values })}
+      on conflict (user_id) do update set ${db(values)}, updated_at = now()`
   }
+}
+
+/** `email_preferences` reduced to the boolean values of `keys`. */
+function knownPreferences (db: Db, keys: readonly string[]) {
+  return db`coalesce((select jsonb_object_agg(p.key, p.value) from jsonb_each(email_preferences) p
+    where p.key = any(${[...keys]}::text[]) and jsonb_typeof(p.value) = 'boolean'), '{}'::jsonb)`
 }
 
 export default fp(async fastify => {
-  fastify.decorate('usersRepository', createUsersRepository(fastify))
-}, { name: 'users-repository', dependencies: ['db'] })
+  fastify.decorate('usersRepository', usersRepository)
+}, { name: 'users-repository' })

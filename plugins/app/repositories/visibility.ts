@@ -1,18 +1,25 @@
-// Which recipes a viewer may see (decisions.md section 3), as one SQL condition every query reuses.
-import type postgres from 'postgres'
+// Which recipes a viewer may see (decisions.md section 3), as SQL conditions every query reuses. `r` is the recipes
+// alias. The moderation list is written as literals, so the planner can match the partial listing indexes.
+import { LISTED_MODERATION } from '../../../db/schema/index.js'
+import type { Db } from '../../external/db.js'
 
-/** Statuses shown to everyone but the author; `flagged` and `rejected` are hidden from all others. */
-export const LISTED_MODERATION = ['approved', 'pending']
+const LISTED_STATUSES = LISTED_MODERATION.map(status => `'${status}'`).join(', ')
+
+/** Published, not hidden by moderation: what anyone but the author may see, given the right visibility. */
+const shown = (db: Db) => db.unsafe(`(r.published and r.moderation_status in (${LISTED_STATUSES}))`)
+
+/** What lists, search, tags, popular and aggregates show: shown and public. */
+export function listedRecipe (db: Db) {
+  return db`(${shown(db)} and r.visibility = 'public')`
+}
 
 /**
- * `r` is the recipes alias. The author sees everything of theirs; others see published, non-hidden recipes that
- * are public, `friends` when author and viewer follow each other, or `custom` when the viewer is in its audience.
+ * The author sees everything of theirs; others see shown recipes that are public, `friends` when author and viewer
+ * follow each other, or `custom` when the viewer is in its audience.
  */
-export function recipeVisibleTo (sql: postgres.Sql, viewerId: string | null | undefined): postgres.PendingQuery<postgres.Row[]> {
-  if (viewerId == null) {
-    return sql`(r.published and r.moderation_status in ${sql(LISTED_MODERATION)} and r.visibility = 'public')`
-  }
-  return sql`(r.author_id = ${viewerId} or (r.published and r.moderation_status in ${sql(LISTED_MODERATION)} and (
+export function recipeVisibleTo (db: Db, viewerId: string | null | undefined) {
+  if (viewerId == null) return listedRecipe(db)
+  return db`(r.author_id = ${viewerId} or (${shown(db)} and (
     r.visibility = 'public'
     or (r.visibility = 'friends'
       and exists (select 1 from follows fa where fa.follower_id = ${viewerId} and fa.following_id = r.author_id)
@@ -22,7 +29,10 @@ export function recipeVisibleTo (sql: postgres.Sql, viewerId: string | null | un
   )))`
 }
 
-/** What lists, search, tags, popular and aggregates show: published, public, not hidden by moderation. */
-export function recipeListed (sql: postgres.Sql): postgres.PendingQuery<postgres.Row[]> {
-  return sql`(r.published and r.visibility = 'public' and r.moderation_status in ('approved', 'pending'))`
+/** Followers of the recipe's author who may see it (`f` is the follows alias: f.follower_id is the viewer). */
+export function visibleToFollower (db: Db) {
+  return db`(${shown(db)} and (
+    r.visibility = 'public'
+    or (r.visibility = 'friends' and exists (select 1 from follows b where b.follower_id = r.author_id and b.following_id = f.follower_id))
+    or (r.visibility = 'custom' and exists (select 1 from recipe_audience ra where ra.recipe_id = r.id and ra.user_id = f.follower_id))))`
 }

@@ -4,6 +4,8 @@ import { ErrorRef } from '../../../schemas/common.js'
 import { OAuthBody, OAuthCodeResponse, OAuthExchangeBody, OAuthExchangeResponse, SessionResponse } from '../../../schemas/auth.js'
 
 const oauth: FastifyPluginAsyncTypebox = async fastify => {
+  const accounts = fastify.accountService
+
   fastify.post('/oauth', {
     schema: {
       summary: 'Sign in with an identity provider',
@@ -11,10 +13,7 @@ const oauth: FastifyPluginAsyncTypebox = async fastify => {
       body: OAuthBody,
       response: { 200: SessionResponse, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef }
     }
-  }, async request => {
-    const userId = await fastify.accounts.externalSignIn(request.body.provider, request.body.idToken)
-    return { message: 'Login successful', ...(await fastify.accounts.session(userId)) }
-  })
+  }, async request => ({ message: 'Login successful', ...(await accounts.oauthSignIn(request.body.provider, request.body.idToken)) }))
 
   fastify.post('/oauth/code', {
     schema: {
@@ -23,18 +22,18 @@ const oauth: FastifyPluginAsyncTypebox = async fastify => {
       body: OAuthBody,
       response: { 200: OAuthCodeResponse, 401: ErrorRef, 403: ErrorRef, 409: ErrorRef }
     }
-  }, async request => {
-    const userId = await fastify.accounts.externalSignIn(request.body.provider, request.body.idToken)
-    return await fastify.accounts.issueCode(userId)
-  })
+  }, async request => await accounts.oauthCode(request.body.provider, request.body.idToken))
 
   fastify.post('/oauth/exchange', {
     schema: {
       summary: 'Exchange a one-time code for a session',
       body: OAuthExchangeBody,
-      response: { 200: OAuthExchangeResponse, 400: ErrorRef }
+      response: { 200: OAuthExchangeResponse, 400: ErrorRef, 403: ErrorRef }
     }
-  }, async request => await fastify.accounts.exchangeCode(request.body.code))
+  }, async request => {
+    const { user, token } = await accounts.exchangeCode(request.body.code)
+    return { user, token }
+  })
 }
 
 export default oauth

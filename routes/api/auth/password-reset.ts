@@ -14,7 +14,7 @@ const passwordReset: FastifyPluginAsyncTypebox = async fastify => {
       response: { 200: Message }
     }
   }, async request => {
-    fastify.accounts.requestPasswordReset(request.body.email)
+    fastify.accountService.requestPasswordReset(request.body.email)
     return { message: FORGOT_MESSAGE }
   })
 
@@ -26,7 +26,7 @@ const passwordReset: FastifyPluginAsyncTypebox = async fastify => {
       response: { 200: Message, 400: ErrorRef }
     }
   }, async request => {
-    await fastify.accounts.resetPassword(request.body.token, request.body.password)
+    await fastify.accountService.resetPassword(request.body.token, request.body.password)
     return { message: 'Password has been reset' }
   })
 }

@@ -1,13 +1,14 @@
 // Register, sign in, and the signed-in session (me, refresh, logout, change password).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
-import { currentUser, TOKEN_LIFETIME_SECONDS } from '../../../plugins/app/auth.js'
-import { validationError } from '../../../lib/errors.js'
-import { ErrorRef, Message, ref } from '../../../schemas/common.js'
-import { ChangePasswordBody, ChangePasswordResponse, LoginBody, RegisterBody, SessionResponse, TokenResponse } from '../../../schemas/auth.js'
-import { UserSelf } from '../../../schemas/users.js'
+import { currentClaims, currentUser } from '../../../plugins/app/auth.js'
+import { ErrorRef, Message } from '../../../schemas/common.js'
+import {
+  ChangePasswordBody, ChangePasswordResponse, LoginBody, MeResponse, RegisterBody, SessionResponse, TokenResponse
+} from '../../../schemas/auth.js'
 
-const auth: FastifyPluginAsyncTypebox = async fastify => {
+const session: FastifyPluginAsyncTypebox = async fastify => {
+  const accounts = fastify.accountService
+
   fastify.post('/register', {
     schema: {
       summary: 'Create an account',
@@ -16,49 +17,42 @@ const auth: FastifyPluginAsyncTypebox = async fastify => {
       response: { 201: SessionResponse, 409: ErrorRef }
     }
   }, async (request, reply) => {
-    const session = await fastify.accounts.register(request.body)
-    return await reply.code(201).send({ message: 'Registration successful', ...session })
+    const { user, token } = await accounts.register(request.body)
+    return await reply.code(201).send({ message: 'Registration successful', user, token })
   })
 
   fastify.post('/login', {
     schema: {
       summary: 'Sign in with email or username and password',
+      description: 'Wrong identifier or password: 401 (the same either way). 5 wrong passwords lock the account for ' +
+        '15 minutes (423 with retryAfter); a successful sign-in resets the count.',
       body: LoginBody,
       response: { 200: SessionResponse, 401: ErrorRef, 403: ErrorRef, 423: ErrorRef }
     }
-  }, async request => {
-    const { identifier, email, username, password } = request.body
-    const login = identifier ?? email ?? username
-    if (login == null) throw validationError(['identifier: is required'])
-    return { message: 'Login successful', ...(await fastify.accounts.login(login, password)) }
-  })
+  }, async request => ({ message: 'Login successful', ...(await accounts.login(request.body)) }))
 
   fastify.get('/me', {
     onRequest: fastify.authenticate,
     config: { tokenRoute: true },
-    schema: { summary: 'The signed-in account, with email and plan', response: { 200: Type.Object({ user: ref(UserSelf) }) } }
-  }, async request => {
-    const { user } = await fastify.accounts.session(currentUser(request).id)
-    return { user }
-  })
+    schema: { summary: 'The signed-in account, with email and plan', response: { 200: MeResponse } }
+  }, async request => ({ user: await fastify.userService.own(currentUser(request).id) }))
 
   fastify.post('/refresh', {
     onRequest: fastify.authenticate,
     config: { tokenRoute: true },
-    schema: { summary: 'Exchange the token for a new one; the old one is revoked', response: { 200: TokenResponse } }
-  }, async request => {
-    const user = currentUser(request)
-    await fastify.tokens.revoke(request.tokenClaims!)
-    const { token } = await fastify.tokens.issue(user)
-    return { token, expiresIn: TOKEN_LIFETIME_SECONDS }
-  })
+    schema: {
+      summary: 'Exchange the token for a new one; the old one is revoked',
+      description: 'Of several concurrent refreshes of one token, one succeeds and the others get 401.',
+      response: { 200: TokenResponse }
+    }
+  }, async request => await accounts.refresh(currentUser(request), currentClaims(request)))
 
   fastify.post('/logout', {
     onRequest: fastify.authenticate,
     config: { tokenRoute: true },
     schema: { summary: 'Revoke the presented token', response: { 200: Message } }
   }, async request => {
-    await fastify.tokens.revoke(request.tokenClaims!)
+    await accounts.logout(currentClaims(request))
     return { message: 'Logged out' }
   })
 
@@ -66,16 +60,14 @@ const auth: FastifyPluginAsyncTypebox = async fastify => {
     onRequest: fastify.authenticate,
     schema: {
       summary: 'Change the password; every older token stops working',
+      description: 'A wrong current password counts against the account like a failed sign-in (423 once locked).',
       body: ChangePasswordBody,
-      response: { 200: ChangePasswordResponse }
+      response: { 200: ChangePasswordResponse, 423: ErrorRef }
     }
   }, async request => {
-    const user = currentUser(request)
-    await fastify.accounts.changePassword(user.id, request.body.currentPassword, request.body.newPassword)
-    await fastify.tokens.revoke(request.tokenClaims!)
-    const { token } = await fastify.tokens.issue(user)
+    const { token } = await accounts.changePassword(currentUser(request), request.body.currentPassword, request.body.newPassword)
     return { message: 'Password changed', token }
   })
 }
 
-export default auth
+export default session

@@ -1,4 +1,4 @@
-// Bookmarks: idempotent; each one also lands in your Saved Recipes collection.
+// Bookmarks: idempotent; each one also lands in your Saved Recipes collection (created on first use).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
@@ -8,43 +8,41 @@ import { Recipe } from '../../../schemas/recipes.js'
 const Params = Type.Object({ recipeId: Id })
 
 const bookmarks: FastifyPluginAsyncTypebox = async fastify => {
-  const social = fastify.socialRepository
+  const service = fastify.bookmarkService
 
   fastify.get('/', {
-    onRequest: fastify.authenticate,
     schema: {
-      summary: 'Your bookmarks, newest first',
+      summary: 'Your bookmarks of recipes you can still see, newest first',
       querystring: PaginationQuery,
       response: { 200: Type.Object({ bookmarks: Type.Array(Type.Object({ bookmarkedAt: DateTime, recipe: ref(Recipe) })), pagination: ref(Pagination) }) }
     }
   }, async request => {
     const { page, limit } = request.query
-    const { bookmarks: list, total } = await social.bookmarks(currentUser(request).id, page, limit)
-    return { bookmarks: list, pagination: pagination(page, limit, total) }
+    const { items, total } = await service.list(currentUser(request).id, page, limit)
+    return { bookmarks: items, pagination: pagination(page, limit, total) }
   })
 
   fastify.post('/:recipeId', {
-    onRequest: fastify.authenticate,
     schema: {
-      summary: 'Bookmark a recipe (repeating is harmless)',
-      description: 'The recipe is added to your Saved Recipes collection, created on first use.',
+      summary: 'Bookmark a recipe you can see (repeating is harmless)',
+      description: 'The recipe is added to your Saved Recipes collection, created on first use, in the same transaction.',
       params: Params,
       response: { 201: Type.Object({ message: Type.String(), bookmarked: Type.Literal(true) }), 404: ErrorRef }
     }
   }, async (request, reply) => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    await social.bookmark(user.id, recipe.id)
+    await service.bookmark(currentUser(request).id, request.params.recipeId)
     return await reply.code(201).send({ message: 'Recipe bookmarked', bookmarked: true as const })
   })
 
   fastify.delete('/:recipeId', {
-    onRequest: fastify.authenticate,
-    schema: { summary: 'Remove a bookmark (and the recipe from Saved Recipes)', params: Params, response: { 200: Message, 404: ErrorRef } }
+    schema: {
+      summary: 'Remove a bookmark (and the recipe from Saved Recipes)',
+      description: 'Works on your own bookmark even when you can no longer see the recipe. Nothing to remove: 200 if you can see the recipe, otherwise 404.',
+      params: Params,
+      response: { 200: Message, 404: ErrorRef }
+    }
   }, async request => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    await social.unbookmark(user.id, recipe.id)
+    await service.unbookmark(currentUser(request).id, request.params.recipeId)
     return { message: 'Bookmark removed' }
   })
 }

@@ -1,98 +1,114 @@
-// Collections: CRUD, items (add, remove, reorder). Another user's collection is visible only when public.
+// Collections: CRUD, a paged list of summaries, the recipes of one collection paged apart, items (add, remove,
+// reorder). Another user's collection is readable only when public and never changeable (404).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { HttpError } from '../../../lib/errors.js'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { Collection, CollectionBody } from '../../../schemas/collections.js'
-import { ErrorRef, Id, ref } from '../../../schemas/common.js'
+import { Collection, CollectionBody, CollectionItem, CollectionPatchBody, COLLECTION_LIMITS } from '../../../schemas/collections.js'
+import { ErrorRef, Id, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
 
 const Params = Type.Object({ id: Id })
 const One = Type.Object({ collection: ref(Collection) })
-const NOT_FOUND = 'Collection not found'
+const SUMMARY = `Collections carry itemCount and a preview of their first ${COLLECTION_LIMITS.preview} recipes; ` +
+  'the recipes themselves are paged at GET /api/collections/{id}/recipes.'
 
 const collections: FastifyPluginAsyncTypebox = async fastify => {
-  const repo = fastify.collectionsRepository
-
-  /** The caller's own collection, or 404 (someone else's is never theirs to change). */
-  async function own (id: string, userId: string) {
-    const collection = await repo.owned(id, userId)
-    if (collection == null) throw new HttpError(404, NOT_FOUND)
-    return collection
-  }
-
-  async function view (id: string, userId: string) {
-    const collection = await repo.get(id, userId)
-    if (collection == null) throw new HttpError(404, NOT_FOUND)
-    return { collection }
-  }
+  const service = fastify.collectionService
 
   fastify.get('/', {
-    schema: { summary: 'Your collections with their recipes', response: { 200: Type.Object({ collections: Type.Array(ref(Collection)) }) } }
-  }, async request => ({ collections: await repo.listForUser(currentUser(request).id) }))
+    schema: {
+      summary: 'A page of your collections, Saved Recipes first',
+      description: SUMMARY,
+      querystring: PaginationQuery,
+      response: { 200: Type.Object({ collections: Type.Array(ref(Collection)), pagination: ref(Pagination) }) }
+    }
+  }, async request => {
+    const { page, limit } = request.query
+    const { items, total } = await service.list(currentUser(request).id, page, limit)
+    return { collections: items, pagination: pagination(page, limit, total) }
+  })
 
   fastify.post('/', {
-    schema: { summary: 'Create a collection', body: CollectionBody, response: { 201: One } }
+    schema: {
+      summary: 'Create a collection',
+      description: 'The name is trimmed and must not be blank. The slug comes from the name; when you already have it, a short suffix is added.',
+      body: CollectionBody,
+      response: { 201: One }
+    }
   }, async (request, reply) => {
-    const userId = currentUser(request).id
-    const id = await repo.create(userId, { ...request.body, name: request.body.name.trim() })
-    return await reply.code(201).send(await view(id, userId))
+    const collection = await service.create(currentUser(request).id, request.body)
+    return await reply.code(201).send({ collection })
   })
 
   fastify.get('/:id', {
-    schema: { summary: 'One collection (yours, or a public one)', params: Params, response: { 200: One, 404: ErrorRef } }
-  }, async request => await view(request.params.id, currentUser(request).id))
+    schema: { summary: 'One collection (yours, or a public one)', description: SUMMARY, params: Params, response: { 200: One, 404: ErrorRef } }
+  }, async request => ({ collection: await service.get(request.params.id, currentUser(request).id) }))
 
-  fastify.put('/:id', {
-    schema: { summary: 'Rename or describe a collection, or change whether it is public', params: Params, body: Type.Partial(CollectionBody), response: { 200: One, 404: ErrorRef } }
+  fastify.get('/:id/recipes', {
+    schema: {
+      summary: 'A page of the recipes in a collection (yours, or a public one), in collection order',
+      description: 'Only recipes you can see are listed and counted.',
+      params: Params,
+      querystring: PaginationQuery,
+      response: { 200: Type.Object({ items: Type.Array(ref(CollectionItem)), pagination: ref(Pagination) }), 404: ErrorRef }
+    }
   }, async request => {
-    const userId = currentUser(request).id
-    await own(request.params.id, userId)
-    await repo.update(request.params.id, { ...request.body, name: request.body.name?.trim() })
-    return await view(request.params.id, userId)
+    const { page, limit } = request.query
+    const { items, total } = await service.items(request.params.id, currentUser(request).id, page, limit)
+    return { items, pagination: pagination(page, limit, total) }
   })
 
+  fastify.put('/:id', {
+    schema: {
+      summary: 'Rename or describe a collection, or change whether it is public',
+      description: 'The slug does not change on rename.',
+      params: Params,
+      body: CollectionPatchBody,
+      response: { 200: One, 404: ErrorRef }
+    }
+  }, async request => ({ collection: await service.update(currentUser(request).id, request.params.id, request.body) }))
+
   fastify.delete('/:id', {
-    schema: { summary: 'Delete a collection (not Saved Recipes)', params: Params, response: { 204: Type.Null(), 404: ErrorRef, 409: ErrorRef } }
+    schema: { summary: 'Delete a collection (not Saved Recipes: 409)', params: Params, response: { 204: Type.Null(), 404: ErrorRef, 409: ErrorRef } }
   }, async (request, reply) => {
-    const collection = await own(request.params.id, currentUser(request).id)
-    if (collection.type === 'saved') throw new HttpError(409, 'The Saved Recipes collection cannot be deleted')
-    await repo.remove(collection.id)
+    await service.remove(currentUser(request).id, request.params.id)
     return await reply.code(204).send(null)
   })
 
   fastify.post('/:id/recipes', {
-    schema: { summary: 'Add a recipe you can see', params: Params, body: Type.Object({ recipeId: Id }), response: { 201: One, 404: ErrorRef } }
+    schema: {
+      summary: 'Add a recipe you can see',
+      description: '201 with the new item; 200 with the existing item when the recipe is already there. Adding to Saved Recipes bookmarks the recipe.',
+      params: Params,
+      body: Type.Object({ recipeId: Id }),
+      response: {
+        200: Type.Object({ collection: ref(Collection), item: ref(CollectionItem) }),
+        201: Type.Object({ collection: ref(Collection), item: ref(CollectionItem) }),
+        404: ErrorRef
+      }
+    }
   }, async (request, reply) => {
-    const userId = currentUser(request).id
-    const collection = await own(request.params.id, userId)
-    const recipe = await fastify.recipesRepository.visible(request.body.recipeId, userId)
-    await repo.addItem(collection.id, recipe.id)
-    return await reply.code(201).send(await view(collection.id, userId))
+    const { created, item, collection } = await service.addRecipe(currentUser(request).id, request.params.id, request.body.recipeId)
+    return await reply.code(created ? 201 : 200).send({ collection, item })
   })
 
   fastify.delete('/:id/recipes/:recipeId', {
-    schema: { summary: 'Remove a recipe from a collection', params: Type.Object({ id: Id, recipeId: Id }), response: { 200: One, 404: ErrorRef } }
-  }, async request => {
-    const userId = currentUser(request).id
-    const collection = await own(request.params.id, userId)
-    if (!(await repo.removeItem(collection.id, request.params.recipeId))) throw new HttpError(404, 'Recipe not in this collection')
-    return await view(collection.id, userId)
-  })
+    schema: {
+      summary: 'Remove a recipe from a collection',
+      description: 'Works whatever the recipe\'s visibility is now. Removing from Saved Recipes removes the bookmark.',
+      params: Type.Object({ id: Id, recipeId: Id }),
+      response: { 200: One, 404: ErrorRef }
+    }
+  }, async request => ({ collection: await service.removeRecipe(currentUser(request).id, request.params.id, request.params.recipeId) }))
 
   fastify.put('/:id/recipes/order', {
     schema: {
       summary: 'Reorder the recipes of a collection',
-
+      description: 'The listed recipes come first, in the given order; the others follow in their current order.',
       params: Params,
-      body: Type.Object({ recipeIds: Type.Array(Id, { maxItems: 1000, uniqueItems: true }) }),
+      body: Type.Object({ recipeIds: Type.Array(Id, { maxItems: COLLECTION_LIMITS.reorder, uniqueItems: true }) }),
       response: { 200: One, 404: ErrorRef }
     }
-  }, async request => {
-    const userId = currentUser(request).id
-    const collection = await own(request.params.id, userId)
-    await repo.reorder(collection.id, request.body.recipeIds)
-    return await view(collection.id, userId)
-  })
+  }, async request => ({ collection: await service.reorder(currentUser(request).id, request.params.id, request.body.recipeIds) }))
 }
 
 export default collections

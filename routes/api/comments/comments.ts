@@ -1,78 +1,73 @@
-// Threaded comments: list with replies and isAuthor, post, reply, edit (author), delete (comment author only).
+// Threaded comments: a page of threads with isAuthor, post (or reply with parentId), reply, edit (author), delete
+// (comment author only, whatever the recipe's visibility is now).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { HttpError } from '../../../lib/errors.js'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { commentText, postComment } from '../../../lib/comments.js'
-import { ErrorRef, Id, Message, ref } from '../../../schemas/common.js'
-import { Comment, CommentBody, ThreadedComment } from '../../../schemas/comments.js'
+import { Comment, CommentBody, MAX_REPLY_DEPTH, NewCommentBody, ThreadedComment } from '../../../schemas/comments.js'
+import { ErrorRef, Id, Message, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
 
+const Params = Type.Object({ id: Id })
+const RecipeParams = Type.Object({ recipeId: Id })
 const One = Type.Object({ comment: ref(Comment) })
-const NOT_FOUND = 'Comment not found'
+const DEPTH_RULE = `Threads are at most ${MAX_REPLY_DEPTH} replies deep: a reply to a comment at depth ${MAX_REPLY_DEPTH} ` +
+  'is filed next to it (same parent); the author of the comment answered is still notified.'
 
 const comments: FastifyPluginAsyncTypebox = async fastify => {
-  const repo = fastify.commentsRepository
-
-  /** The comment, if the caller can see its recipe. */
-  async function visibleComment (id: string, userId: string) {
-    const comment = await repo.one(id)
-    if (comment == null || (await fastify.recipesRepository.find(comment.recipeId, userId)) == null) throw new HttpError(404, NOT_FOUND)
-    return comment
-  }
+  const service = fastify.commentService
 
   fastify.get('/recipe/:recipeId', {
     onRequest: fastify.optionalAuth,
     schema: {
-      summary: 'Comments of a recipe with their replies, oldest first',
-      params: Type.Object({ recipeId: Id }),
-      response: { 200: Type.Object({ comments: Type.Array(ref(ThreadedComment)) }), 404: ErrorRef }
+      summary: 'A page of a recipe\'s comment threads, oldest first',
+      description: `Pages count top-level comments; each carries all of its replies nested under it, oldest first. ${DEPTH_RULE}`,
+      params: RecipeParams,
+      querystring: PaginationQuery,
+      response: { 200: Type.Object({ comments: Type.Array(ref(ThreadedComment)), pagination: ref(Pagination) }), 404: ErrorRef }
     }
   }, async request => {
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, request.user?.id ?? null)
-    return { comments: await repo.forRecipe(recipe.id, true) }
+    const { page, limit } = request.query
+    const { items, total } = await service.threads(request.params.recipeId, request.user?.id ?? null, page, limit)
+    return { comments: items, pagination: pagination(page, limit, total) }
   })
 
   fastify.post('/recipe/:recipeId', {
     onRequest: fastify.authenticate,
     schema: {
       summary: 'Comment on a recipe, or reply with parentId',
-      params: Type.Object({ recipeId: Id }),
-      body: Type.Object({ ...CommentBody.properties, parentId: Type.Optional(Type.Union([Id, Type.Null()])) }),
-      response: { 201: One, 400: ErrorRef, 404: ErrorRef }
+      description: `The recipe's author is notified ('comment'), and the author of the comment answered ('reply'). ${DEPTH_RULE}`,
+      params: RecipeParams,
+      body: NewCommentBody,
+      response: { 201: One, 404: ErrorRef }
     }
   }, async (request, reply) => {
-    const comment = await postComment(fastify, currentUser(request), request.params.recipeId, request.body.content, request.body.parentId ?? null)
+    const { content, parentId } = request.body
+    const comment = await service.post(currentUser(request), request.params.recipeId, content, parentId ?? null)
     return await reply.code(201).send({ comment })
   })
 
   fastify.post('/:id/reply', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Reply to a comment', params: Type.Object({ id: Id }), body: CommentBody, response: { 201: One, 404: ErrorRef } }
+    schema: { summary: 'Reply to a comment', description: DEPTH_RULE, params: Params, body: CommentBody, response: { 201: One, 404: ErrorRef } }
   }, async (request, reply) => {
-    const user = currentUser(request)
-    const parent = await visibleComment(request.params.id, user.id)
-    const comment = await postComment(fastify, user, parent.recipeId, request.body.content, parent.id)
+    const comment = await service.reply(currentUser(request), request.params.id, request.body.content)
     return await reply.code(201).send({ comment })
   })
 
   fastify.put('/:id', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Edit your comment', params: Type.Object({ id: Id }), body: CommentBody, response: { 200: One, 403: ErrorRef, 404: ErrorRef } }
-  }, async request => {
-    const user = currentUser(request)
-    const comment = await visibleComment(request.params.id, user.id)
-    if (comment.user.id !== user.id) throw new HttpError(403, 'Not authorized to edit this comment')
-    return { comment: await repo.edit(comment.id, commentText(request.body.content)) }
-  })
+    schema: { summary: 'Edit your comment', params: Params, body: CommentBody, response: { 200: One, 403: ErrorRef, 404: ErrorRef } }
+  }, async request => ({ comment: await service.edit(currentUser(request).id, request.params.id, request.body.content) }))
 
   fastify.delete('/:id', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Delete your comment (and its replies)', params: Type.Object({ id: Id }), response: { 200: Message, 403: ErrorRef, 404: ErrorRef } }
+    schema: {
+      summary: 'Delete your comment and its replies',
+      description: 'Works on your own comment even when you can no longer see the recipe. Someone else\'s comment: 403, or 404 when you cannot see its recipe.',
+      params: Params,
+      response: { 200: Message, 403: ErrorRef, 404: ErrorRef }
+    }
   }, async request => {
-    const user = currentUser(request)
-    const comment = await visibleComment(request.params.id, user.id)
-    if (comment.user.id !== user.id) throw new HttpError(403, 'Not authorized to delete this comment')
-    await repo.remove(comment.id)
+    await service.remove(currentUser(request).id, request.params.id)
     return { message: 'Comment deleted' }
   })
 }

@@ -2,46 +2,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { DateTime, ErrorRef, Id, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
-import { Recipe } from '../../../schemas/recipes.js'
-
-const Params = Type.Object({ recipeId: Id })
-const CookedState = Type.Object({ cooked: Type.Boolean() })
+import { ErrorRef, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
+import { CookedEntry, CookedState, RecipeParams } from '../../../schemas/social.js'
 
 const cooking: FastifyPluginAsyncTypebox = async fastify => {
-  const social = fastify.socialRepository
+  const service = fastify.cookingService
 
   fastify.post('/recipes/:recipeId/cooked', {
-    onRequest: fastify.authenticate,
-    schema: { summary: 'Mark a recipe as cooked (repeating is harmless)', params: Params, response: { 200: CookedState, 404: ErrorRef } }
+    schema: { summary: 'Mark a recipe as cooked (repeating is harmless)', params: RecipeParams, response: { 200: CookedState, 404: ErrorRef } }
   }, async request => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    await social.cooked(user.id, recipe.id)
+    await service.markCooked(currentUser(request).id, request.params.recipeId)
     return { cooked: true }
   })
 
   fastify.delete('/recipes/:recipeId/cooked', {
-    onRequest: fastify.authenticate,
-    schema: { summary: 'Remove the cooked mark', params: Params, response: { 200: CookedState, 404: ErrorRef } }
+    schema: {
+      summary: 'Remove your cooked mark',
+      description: 'Works whatever the recipe\'s visibility is now. A recipe you cannot see and never marked answers 404, like an unknown id.',
+      params: RecipeParams,
+      response: { 200: CookedState, 404: ErrorRef }
+    }
   }, async request => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    await social.uncooked(user.id, recipe.id)
+    await service.unmarkCooked(currentUser(request).id, request.params.recipeId)
     return { cooked: false }
   })
 
   fastify.get('/history', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'What you cooked, most recent first',
+      description: 'Recipes you can no longer see are left out.',
       querystring: PaginationQuery,
-      response: { 200: Type.Object({ history: Type.Array(Type.Object({ cookedAt: DateTime, recipe: ref(Recipe) })), pagination: ref(Pagination) }) }
+      response: { 200: Type.Object({ history: Type.Array(CookedEntry), pagination: ref(Pagination) }) }
     }
   }, async request => {
     const { page, limit } = request.query
-    const { entries, total } = await social.cookedHistory(currentUser(request).id, page, limit)
-    return { history: entries, pagination: pagination(page, limit, total) }
+    const { items, total } = await service.history(currentUser(request).id, page, limit)
+    return { history: items, pagination: pagination(page, limit, total) }
   })
 }
 

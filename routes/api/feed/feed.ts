@@ -3,25 +3,29 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { validationError } from '../../../lib/errors.js'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { ref } from '../../../schemas/common.js'
+import { Nullable, ref } from '../../../schemas/common.js'
 import { Recipe } from '../../../schemas/recipes.js'
 
 const encode = (cursor: { createdAt: string, id: string }) => Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url')
 
-/** PostgreSQL's text form of a timestamptz, e.g. 2026-11-22 03:54:01.123456+00 */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/
+/** PostgreSQL's text form of a timestamptz in UTC, e.g. 2026-11-22 03:54:01.123456+00 (the only form we hand out). */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?\+00$/
+const ID = /^[A-Za-z0-9_-]{1,64}$/
 
+/** A cursor this API returned, or a 400: every part is checked before it reaches the database. */
 function decode (cursor: string): { createdAt: string, id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]
-    if (typeof createdAt === 'string' && TIMESTAMP.test(createdAt) && typeof id === 'string') return { createdAt, id }
+    if (typeof createdAt === 'string' && typeof id === 'string' && ID.test(id)) {
+      const parts = TIMESTAMP.exec(createdAt)
+      if (parts != null && !Number.isNaN(Date.parse(`${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6]}Z`))) return { createdAt, id }
+    }
   } catch {}
   throw validationError(['cursor: is not a cursor this API returned'])
 }
 
 const feed: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Recipes from people you follow, newest first',
       description: 'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.',
@@ -29,11 +33,11 @@ const feed: FastifyPluginAsyncTypebox = async fastify => {
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
       }),
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Type.Union([Type.String(), Type.Null()]) }) }
+      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Nullable(Type.String()) }) }
     }
   }, async request => {
     const { cursor, limit } = request.query
-    const { recipes, next } = await fastify.recipesRepository.feed(currentUser(request).id, cursor == null ? null : decode(cursor), limit)
+    const { recipes, next } = await fastify.recipeService.feed(currentUser(request).id, cursor == null ? null : decode(cursor), limit)
     return { recipes, nextCursor: next == null ? null : encode(next) }
   })
 }

@@ -5,7 +5,7 @@ import { pagination, Pagination, ref } from '../../../schemas/common.js'
 import { Recipe, RecipeListQuery } from '../../../schemas/recipes.js'
 
 const lists: FastifyPluginAsyncTypebox = async fastify => {
-  const repo = fastify.recipesRepository
+  const recipes = fastify.recipeService
 
   fastify.get('/', {
     onRequest: fastify.optionalAuth,
@@ -18,8 +18,8 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
     }
   }, async request => {
     const { page, limit, ...filters } = request.query
-    const { recipes, total } = await repo.list(filters, request.user?.id ?? null, page, limit)
-    return { recipes, pagination: pagination(page, limit, total) }
+    const { items, total } = await recipes.list(filters, request.user?.id ?? null, page, limit)
+    return { recipes: items, pagination: pagination(page, limit, total) }
   })
 
   fastify.get('/popular', {
@@ -29,21 +29,21 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 }) }),
       response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)) }) }
     }
-  }, async request => ({ recipes: await repo.popular(request.query.limit, request.user?.id ?? null) }))
+  }, async request => ({ recipes: await recipes.popular(request.query.limit, request.user?.id ?? null) }))
 
   fastify.get('/cuisines', {
     schema: {
       summary: 'Cuisines of public recipes with their counts',
       response: { 200: Type.Object({ cuisines: Type.Array(Type.Object({ cuisine: Type.String(), count: Type.Integer() })) }) }
     }
-  }, async () => ({ cuisines: await repo.cuisines() }))
+  }, async () => ({ cuisines: await recipes.cuisines() }))
 
   fastify.get('/common-ingredients', {
     schema: {
       summary: 'The 50 most used ingredient names in public recipes',
       response: { 200: Type.Object({ ingredients: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer() })) }) }
     }
-  }, async () => ({ ingredients: await repo.commonIngredients() }))
+  }, async () => ({ ingredients: await recipes.commonIngredients() }))
 }
 
 export default lists

@@ -1,52 +1,49 @@
-// Revision history: every update keeps the previous version; the author can list and restore them.
+// Revision history: every update keeps the previous version (at most MAX_REVISIONS); the author can page through
+// them, read one, and restore it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { HttpError } from '../../../lib/errors.js'
-import { inputFromRecipe, normalizeTags, recipeFields } from '../../../lib/recipe-input.js'
+import { MAX_REVISIONS } from '../../../db/schema/index.js'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { DateTime, ErrorRef, Id, ref } from '../../../schemas/common.js'
-import { Recipe } from '../../../schemas/recipes.js'
-import { ownRecipe } from './crud.js'
+import { ErrorRef, Id, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
+import { Recipe, RecipeResponse, Revision } from '../../../schemas/recipes.js'
 
-const Revision = Type.Object({
-  id: Id,
-  version: Type.Integer({ minimum: 1 }),
-  editorId: Type.Union([Id, Type.Null()]),
-  createdAt: DateTime,
-  recipe: ref(Recipe)
-})
+const RevisionParams = Type.Object({ id: Id, revisionId: Id })
 
 const revisions: FastifyPluginAsyncTypebox = async fastify => {
-  const repo = fastify.recipesRepository
+  const recipes = fastify.recipeService
 
   fastify.get('/:id/revisions', {
     onRequest: fastify.authenticate,
     schema: {
       summary: 'Earlier versions of a recipe, newest first (author only)',
+      description: `Without their content: fetch one revision to see it. The newest ${MAX_REVISIONS} are kept.`,
       params: Type.Object({ id: Id }),
-      response: { 200: Type.Object({ revisions: Type.Array(Revision) }), 403: ErrorRef, 404: ErrorRef }
+      querystring: PaginationQuery,
+      response: { 200: Type.Object({ revisions: Type.Array(ref(Revision)), pagination: ref(Pagination) }), 403: ErrorRef, 404: ErrorRef }
     }
   }, async request => {
-    await ownRecipe(fastify, request.params.id, currentUser(request).id)
-    return { revisions: await repo.revisions(request.params.id) }
+    const { page, limit } = request.query
+    const { items, total } = await recipes.revisions(currentUser(request).id, request.params.id, page, limit)
+    return { revisions: items, pagination: pagination(page, limit, total) }
   })
+
+  fastify.get('/:id/revisions/:revisionId', {
+    onRequest: fastify.authenticate,
+    schema: {
+      summary: 'One earlier version with its content (author only)',
+      params: RevisionParams,
+      response: { 200: Type.Object({ revision: Type.Object({ ...Revision.properties, recipe: ref(Recipe) }) }), 403: ErrorRef, 404: ErrorRef }
+    }
+  }, async request => ({ revision: await recipes.revision(currentUser(request).id, request.params.id, request.params.revisionId) }))
 
   fastify.post('/:id/revisions/:revisionId/restore', {
     onRequest: fastify.authenticate,
     schema: {
       summary: 'Restore an earlier version (author only); the current one becomes a revision too',
-      params: Type.Object({ id: Id, revisionId: Id }),
-      response: { 200: Type.Object({ recipe: ref(Recipe) }), 403: ErrorRef, 404: ErrorRef }
+      params: RevisionParams,
+      response: { 200: RecipeResponse, 403: ErrorRef, 404: ErrorRef }
     }
-  }, async request => {
-    const userId = currentUser(request).id
-    const current = await ownRecipe(fastify, request.params.id, userId)
-    const snapshot = await repo.revision(request.params.id, request.params.revisionId)
-    if (snapshot == null) throw new HttpError(404, 'Revision not found')
-    const input = inputFromRecipe(snapshot)
-    await repo.update(current.id, userId, recipeFields(input, current), { tags: normalizeTags(input.tags) })
-    return { recipe: (await repo.find(current.id, userId))! }
-  })
+  }, async request => ({ recipe: await recipes.restore(currentUser(request).id, request.params.id, request.params.revisionId) }))
 }
 
 export default revisions

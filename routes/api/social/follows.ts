@@ -1,51 +1,31 @@
 // Follows: idempotent; following yourself is refused.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
-import { HttpError } from '../../../lib/errors.js'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { ErrorRef, Id } from '../../../schemas/common.js'
-
-const Params = Type.Object({ userId: Id })
-const FollowState = Type.Object({ following: Type.Boolean(), followerCount: Type.Integer({ minimum: 0 }) })
+import { ErrorRef } from '../../../schemas/common.js'
+import { FollowState, UnfollowState, UserParams } from '../../../schemas/social.js'
 
 const follows: FastifyPluginAsyncTypebox = async fastify => {
-  const social = fastify.socialRepository
-
-  async function target (userId: string) {
-    const state = await fastify.usersRepository.authState(userId)
-    if (state == null || !state.active || state.banned) throw new HttpError(404, 'User not found')
-    return state
-  }
+  const service = fastify.followService
 
   fastify.post('/users/:userId/follow', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Follow a user (repeating is harmless)', params: Params, response: { 200: FollowState, 400: ErrorRef, 404: ErrorRef } }
-  }, async request => {
-    const user = currentUser(request)
-    if (request.params.userId === user.id) throw new HttpError(400, 'You cannot follow yourself')
-    const followed = await target(request.params.userId)
-    const { added } = await social.follow(user.id, followed.id)
-    if (added) {
-      fastify.notify({
-        type: 'follow',
-        recipientId: followed.id,
-        actorId: user.id,
-        message: `${user.username} started following you`,
-        dedupeKey: `follow:${user.id}:${followed.id}`
-      })
+    schema: {
+      summary: 'Follow a user (repeating is harmless)',
+      description: 'Only active users can be followed (404 otherwise); following yourself is 400. The user is notified at most once an hour per follower.',
+      params: UserParams,
+      response: { 200: FollowState, 400: ErrorRef, 404: ErrorRef }
     }
-    return { following: true, followerCount: await social.followerCount(followed.id) }
-  })
+  }, async request => await service.follow(currentUser(request), request.params.userId))
 
   fastify.delete('/users/:userId/follow', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Stop following a user (repeating is harmless)', params: Params, response: { 200: FollowState, 404: ErrorRef } }
-  }, async request => {
-    const user = currentUser(request)
-    const followed = await target(request.params.userId)
-    await social.unfollow(user.id, followed.id)
-    return { following: false, followerCount: await social.followerCount(followed.id) }
-  })
+    schema: {
+      summary: 'Stop following a user (repeating is harmless)',
+      description: 'Also works for a user deactivated or banned since you followed them; `followerCount` is then null.',
+      params: UserParams,
+      response: { 200: UnfollowState, 404: ErrorRef }
+    }
+  }, async request => await service.unfollow(currentUser(request).id, request.params.userId))
 }
 
 export default follows

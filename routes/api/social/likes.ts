@@ -1,43 +1,32 @@
 // Likes: idempotent, exact counters, the author notified once an hour at most.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { ErrorRef, Id } from '../../../schemas/common.js'
-
-const Params = Type.Object({ recipeId: Id })
-const LikeState = Type.Object({ liked: Type.Boolean(), likeCount: Type.Integer({ minimum: 0 }) })
+import { ErrorRef } from '../../../schemas/common.js'
+import { LikeState, RecipeParams, UnlikeState } from '../../../schemas/social.js'
 
 const likes: FastifyPluginAsyncTypebox = async fastify => {
-  const social = fastify.socialRepository
+  const service = fastify.likeService
 
   fastify.post('/recipes/:recipeId/like', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Like a recipe (repeating is harmless)', params: Params, response: { 200: LikeState, 404: ErrorRef } }
-  }, async request => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    const { added, likeCount } = await social.like(user.id, recipe.id)
-    if (added) {
-      fastify.notify({
-        type: 'like',
-        recipientId: recipe.author.id,
-        actorId: user.id,
-        recipeId: recipe.id,
-        message: `${user.username} liked your recipe "${recipe.title}"`,
-        dedupeKey: `like:${user.id}:${recipe.id}`
-      })
+    schema: {
+      summary: 'Like a recipe (repeating is harmless)',
+      description: 'Liking your own recipe is allowed. The author is notified at most once an hour per fan and recipe.',
+      params: RecipeParams,
+      response: { 200: LikeState, 404: ErrorRef }
     }
-    return { liked: true, likeCount }
-  })
+  }, async request => await service.like(currentUser(request), request.params.recipeId))
 
   fastify.delete('/recipes/:recipeId/like', {
     onRequest: fastify.authenticate,
-    schema: { summary: 'Remove your like (repeating is harmless)', params: Params, response: { 200: LikeState, 404: ErrorRef } }
-  }, async request => {
-    const user = currentUser(request)
-    const recipe = await fastify.recipesRepository.visible(request.params.recipeId, user.id)
-    return { liked: false, ...(await social.unlike(user.id, recipe.id)) }
-  })
+    schema: {
+      summary: 'Remove your like (repeating is harmless)',
+      description: 'Works whatever the recipe\'s visibility is now. `likeCount` is null when you can no longer see the recipe ' +
+        '(it is not revealed). A recipe you cannot see and do not like answers 404, like an unknown id.',
+      params: RecipeParams,
+      response: { 200: UnlikeState, 404: ErrorRef }
+    }
+  }, async request => await service.unlike(currentUser(request).id, request.params.recipeId))
 }
 
 export default likes

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import t, { type Test } from 'tap'
-import { bearer, build, json, registerUser } from '../../../helper.js'
+import { bearer, build, json, registerUser, setAccountStatus } from '../../../helper.js'
 
 const ISSUER = 'https://id.example.test'
 const AUDIENCE = 'recipes-client'
@@ -43,9 +43,11 @@ t.test('external sign-in', async t => {
     t.equal(body.user.email, 'new.person@example.com')
     t.equal(body.user.username, 'new.person', 'username derived from the (normalised) email')
     t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(body) })).statusCode, 200)
-    const [row] = await app.sql`select password, oauth_provider, oauth_id from users where id = ${body.user.id}`
+    // No API shows these columns.
+    const [row] = await app.db<Array<{ password: string, oauthProvider: string, oauthId: string }>>`
+      select password, oauth_provider, oauth_id from users where id = ${body.user.id}`
     t.match(row.password, /^\$2b\$12\$/, 'random password hash')
-    t.same([row.oauth_provider, row.oauth_id], ['testid', 'subject-1'])
+    t.same([row.oauthProvider, row.oauthId], ['testid', 'subject-1'])
     const again = await oauth(await idp.sign({ sub: 'subject-1', email: 'new.person@example.com' }))
     t.equal(json(again).user.id, body.user.id)
   })
@@ -104,5 +106,16 @@ t.test('external sign-in', async t => {
     const racing = json(await oauth(await idp.sign({ sub: 'subject-5', email: 'coder@example.com' }), 'testid', '/api/auth/oauth/code')).code
     const both = await Promise.all([exchange(racing), exchange(racing)])
     t.same(both.map(r => r.statusCode).sort(), [200, 400], 'concurrent exchanges: one wins')
+  })
+
+  t.test('banned accounts cannot sign in through a provider', async t => {
+    const first = json(await oauth(await idp.sign({ sub: 'subject-6', email: 'later-banned@example.com' })))
+    const code = json(await oauth(await idp.sign({ sub: 'subject-6', email: 'later-banned@example.com' }), 'testid', '/api/auth/oauth/code')).code
+    await setAccountStatus(app, first.user, { banned: true })
+    const again = await oauth(await idp.sign({ sub: 'subject-6', email: 'later-banned@example.com' }))
+    t.equal(again.statusCode, 403)
+    t.same(json(again), { error: 'Account is banned' })
+    const exchanged = await app.inject({ method: 'POST', url: '/api/auth/oauth/exchange', payload: { code } })
+    t.equal(exchanged.statusCode, 403, 'a code issued before the ban does not sign in either')
   })
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { bearer, build, expectValidationError, json, registerUser } from '../../../helper.js'
+import { bearer, build, expectValidationError, json, login as signIn, registerUser, setAccountStatus } from '../../../helper.js'
 
 const DUPLICATE = 'An account with these details already exists'
 
@@ -24,7 +24,8 @@ t.test('register', async t => {
     const me = await app.inject({ url: '/api/auth/me', headers: bearer(body) })
     t.equal(me.statusCode, 200)
     t.equal(json(me).user.id, body.user.id)
-    const [row] = await app.sql`select password from users where id = ${body.user.id}`
+    // No API shows a password hash: read the row.
+    const [row] = await app.db<Array<{ password: string }>>`select password from users where id = ${body.user.id}`
     t.match(row.password, /^\$2b\$12\$/, 'bcrypt, cost 12')
   })
 
@@ -63,12 +64,15 @@ t.test('register', async t => {
       payload: { email: 'mass@example.com', username: 'mass_assign', password: 'Passw0rdOk', verified: true, active: false, planId: 'premium', role: 'admin', id: 'chosen-id', passwordChangedAt: '2000-01-01T00:00:00Z' }
     })
     t.equal(res.statusCode, 201)
-    const [row] = await app.sql`select id, verified, active, plan_id, password_changed_at from users where username = 'mass_assign'`
-    t.not(row.id, 'chosen-id')
-    t.equal(row.verified, false)
-    t.equal(row.active, true)
-    t.equal(row.plan_id, 'free')
-    t.equal(row.password_changed_at, null)
+    const me = await app.inject({ url: '/api/auth/me', headers: bearer(json(res)) })
+    t.equal(me.statusCode, 200, 'active (the strict check passes)')
+    const { user } = json(me)
+    t.not(user.id, 'chosen-id')
+    t.equal(user.verified, false)
+    t.equal(user.plan, 'free')
+    // Not shown by any API.
+    const [row] = await app.db<Array<{ passwordChangedAt: Date | null }>>`select password_changed_at from users where id = ${user.id}`
+    t.equal(row.passwordChangedAt, null)
   })
 
   t.test('10 simultaneous registrations of one username: exactly one succeeds', async t => {
@@ -78,8 +82,11 @@ t.test('register', async t => {
     const codes = results.map(r => r.statusCode).sort()
     t.same(codes, [201, ...Array(9).fill(409)])
     for (const r of results.filter(r => r.statusCode === 409)) t.same(json(r), { error: DUPLICATE })
-    const [{ n }] = await app.sql`select count(*)::int as n from users where username_key = 'racer'`
+    const [{ n }] = await app.db<Array<{ n: number }>>`select count(*)::int as n from users where username_key = 'racer'`
     t.equal(n, 1)
+    const winner = results.find(r => r.statusCode === 201)!
+    t.equal((await signIn(app, 'racer', 'Passw0rdOk')).statusCode, 200, 'the account that won works')
+    t.equal(json(await app.inject({ url: '/api/users/racer' })).user.id, json(winner).user.id)
   })
 })
 
@@ -87,6 +94,9 @@ t.test('login', async t => {
   const app = await build(t)
   const user = await registerUser(app, { username: 'Grace', email: 'grace@example.com', password: 'C0mpilers!' })
   const login = async (payload: Record<string, unknown>) => await app.inject({ method: 'POST', url: '/api/auth/login', payload })
+  /** Status codes of simultaneous sign-ins of `username` with each password. */
+  const storm = async (username: string, passwords: string[]) =>
+    (await Promise.all(passwords.map(password => signIn(app, username, password))))
 
   t.test('by username (any case), email, or the email/username fields', async t => {
     for (const payload of [
@@ -122,7 +132,6 @@ t.test('login', async t => {
     const known = Math.min(await time('grace'), await time('grace'))
     const missing = Math.min(await time('ghost'), await time('ghost'))
     t.ok(missing > known * 0.5, `unknown user ${missing.toFixed(0)} ms vs wrong password ${known.toFixed(0)} ms`)
-    await app.sql`update users set failed_login_attempts = 0, locked_at = null where id = ${user.id}`
   })
 
   t.test('validation', async t => {
@@ -140,7 +149,8 @@ t.test('login', async t => {
     t.ok(body.retryAfter > 840 && body.retryAfter <= 900, `retryAfter ${body.retryAfter}`)
     t.equal(locked.headers['retry-after'], String(body.retryAfter))
 
-    await app.sql`update users set locked_at = now() - interval '16 minutes' where id = ${victim.id}`
+    // 16 minutes later (no API moves the clock).
+    await app.db`update users set locked_at = now() - interval '16 minutes' where id = ${victim.id}`
     t.equal((await login({ identifier: victim.username, password: victim.password })).statusCode, 200, 'the lock expired')
 
     for (let i = 0; i < 4; i++) await login({ identifier: victim.username, password: 'bad' })
@@ -149,11 +159,42 @@ t.test('login', async t => {
     t.equal((await login({ identifier: victim.username, password: victim.password })).statusCode, 200, 'a success resets the count')
   })
 
+  t.test('40 simultaneous sign-ins, the right password last: at most 5 passwords are compared', async t => {
+    const victim = await registerUser(app, { password: 'R1ghtPassword' })
+    const results = await storm(victim.username, [...Array<string>(39).fill('Wrong-guess-1'), victim.password])
+    const codes = results.map(r => r.statusCode)
+    t.equal(codes.filter(code => code !== 423).length, 5, `exactly 5 attempts evaluated: ${codes.join(' ')}`)
+    t.same(codes.filter(code => code !== 423 && code !== 401), [], 'the others are refused without comparing')
+    t.equal(codes.at(-1), 423, 'the right password arrived after the lock: refused, not compared')
+    for (const locked of results.filter(r => r.statusCode === 423)) {
+      t.equal(json(locked).error, 'Account temporarily locked')
+      t.ok(json(locked).retryAfter > 0 && json(locked).retryAfter <= 900)
+    }
+    t.equal((await signIn(app, victim.username, victim.password)).statusCode, 423, 'the storm did not unlock the account')
+  })
+
+  t.test('wrong current passwords on change-password count like failed sign-ins', async t => {
+    const victim = await registerUser(app)
+    const change = async (currentPassword: string) => await app.inject({
+      method: 'POST', url: '/api/auth/change-password', headers: bearer(victim), payload: { currentPassword, newPassword: 'N3w-Password' }
+    })
+    for (let i = 1; i <= 5; i++) {
+      const wrong = await change('not-the-password')
+      t.equal(wrong.statusCode, 400, `wrong current password ${i}`)
+      t.same(json(wrong), { error: 'Current password is incorrect' })
+    }
+    const locked = await change(victim.password)
+    t.equal(locked.statusCode, 423, 'then even the right one is refused')
+    t.equal(json(locked).error, 'Account temporarily locked')
+    t.equal((await signIn(app, victim.username, victim.password)).statusCode, 423, 'and sign-in is locked too')
+    t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(victim) })).statusCode, 200, 'the session itself stays valid')
+  })
+
   t.test('deactivated and banned accounts', async t => {
     const inactive = await registerUser(app)
     const banned = await registerUser(app)
-    await app.sql`update users set active = false where id = ${inactive.id}`
-    await app.sql`update users set banned_at = now() where id = ${banned.id}`
+    await setAccountStatus(app, inactive, { active: false })
+    await setAccountStatus(app, banned, { banned: true })
     const a = await login({ identifier: inactive.username, password: inactive.password })
     t.equal(a.statusCode, 403)
     t.same(json(a), { error: 'Account is deactivated' })

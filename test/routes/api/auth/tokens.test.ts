@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose'
 import t from 'tap'
-import { bearer, build, json, registerUser, type TestUser } from '../../../helper.js'
+import { bearer, build, createRecipe, json, registerUser, setAccountStatus, type TestUser } from '../../../helper.js'
 
 const key = (secret: string) => new TextEncoder().encode(secret)
 
@@ -20,7 +20,7 @@ t.test('token checks', async t => {
   })
 
   t.test('forged, expired and foreign tokens: 401 Invalid or expired token', async t => {
-    const claims = { userId: user.id, email: user.email, jti: 'forged-jti' }
+    const claims = { userId: user.id, email: user.email, jti: 'forged-jti', ver: 0 }
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ ...claims, iat: 1, exp: 9999999999 })).toString('base64url')}.`
     const tokens: Record<string, string> = {
       'alg none': none,
@@ -32,6 +32,9 @@ t.test('token checks', async t => {
       'unsubscribe-typed': await sign({ ...claims, typ: 'unsubscribe', aud: 'unsubscribe' }),
       'unknown user': await sign({ ...claims, userId: 'no-such-user' }),
       'missing claims': await sign({ userId: user.id }),
+      'no token version': await sign({ userId: user.id, email: user.email, jti: 'no-ver' }),
+      'another token version': await sign({ ...claims, ver: 1 }),
+      'audience of another purpose': await sign({ ...claims, aud: 'recipes-api' }),
       tampered: user.token.slice(0, -3) + (user.token.endsWith('AAA') ? 'BBB' : 'AAA')
     }
     for (const [name, token] of Object.entries(tokens)) {
@@ -50,6 +53,10 @@ t.test('token checks', async t => {
     t.equal(payload.email, user.email)
     t.type(payload.jti, 'string')
     t.equal(payload.exp - Math.floor(payload.iat), 86_400, 'valid 24 hours')
+    t.ok(Number.isInteger(payload.iat), 'whole seconds: exactness comes from the token version')
+    t.equal(payload.ver, 0, 'the account\'s token version')
+    const header = JSON.parse(Buffer.from(user.token.split('.')[0], 'base64url').toString())
+    t.equal(header.alg, 'HS256')
     t.notOk('typ' in payload || 'aud' in payload)
   })
 })
@@ -74,6 +81,43 @@ t.test('refresh rotates, logout revokes', async t => {
   t.equal((await app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode, 401, 'logout needs a token')
 })
 
+t.test('50 simultaneous refreshes of one token: exactly one succeeds', async t => {
+  const app = await build(t)
+  const user = await registerUser(app)
+  const results = await Promise.all(Array.from({ length: 50 }, async () =>
+    await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: bearer(user) })))
+  const won = results.filter(r => r.statusCode === 200)
+  t.equal(won.length, 1, `one new token, not ${won.length}`)
+  for (const lost of results.filter(r => r.statusCode !== 200)) {
+    t.equal(lost.statusCode, 401)
+    t.same(json(lost), { error: 'Invalid or expired token' })
+  }
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(json(won[0])) })).statusCode, 200, 'the winner\'s token works')
+  t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401, 'the old one is revoked')
+})
+
+t.test('revocation survives a restart without Redis (a new instance, an empty in-process cache)', async t => {
+  const first = await build(t, { env: { REDIS_URL: undefined } })
+  t.equal(first.cache.kind, 'memory')
+  const user = await registerUser(first)
+  const other = await registerUser(first)
+  for (const owner of [user, other]) await createRecipe(first, owner, { title: 'Private', visibility: 'private' })
+  const refreshed = json(await first.inject({ method: 'POST', url: '/api/auth/refresh', headers: bearer(user) }))
+  t.equal((await first.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(refreshed) })).statusCode, 200)
+
+  // Same database, nothing shared in memory.
+  const second = await build(t, { env: { REDIS_URL: undefined } })
+  const me = async (u: { token?: unknown }) => (await second.inject({ url: '/api/auth/me', headers: bearer(u) })).statusCode
+  const ownRecipes = async (owner: TestUser, u: { token?: unknown }) =>
+    json(await second.inject({ url: `/api/users/${owner.username}/recipes`, headers: bearer(u) })).pagination.total
+  t.equal(await me(user), 401, 'the token replaced by refresh is still refused')
+  t.equal(await me(refreshed), 401, 'the logged-out token is still refused')
+  t.equal((await second.inject({ method: 'POST', url: '/api/auth/refresh', headers: bearer(refreshed) })).statusCode, 401, 'and cannot be refreshed')
+  t.equal(await ownRecipes(user, refreshed), 0, 'optional routes treat it as anonymous')
+  t.equal(await me(other), 200, 'a token never revoked still works there')
+  t.equal(await ownRecipes(other, other), 1, 'and signs its owner in on optional routes')
+})
+
 t.test('a revoked token is refused by every instance sharing Redis', { skip: process.env.REDIS_URL == null ? 'REDIS_URL not set' : false }, async t => {
   const shared = { CACHE_PREFIX: `test:deny:${process.pid}:${Date.now()}:` }
   const a = await build(t, { env: shared })
@@ -89,7 +133,7 @@ t.test('change password', async t => {
   const user = await registerUser(app)
   const other = await registerUser(app)
   // A private recipe: its owner sees it in their list (optional auth), anyone else does not.
-  await app.sql`insert into recipes (id, author_id, slug, title, visibility) values ('priv-1', ${user.id}, 'secret-stew', 'Secret stew', 'private')`
+  await createRecipe(app, user, { title: 'Secret stew', visibility: 'private' })
   const ownRecipes = async (u: Pick<TestUser, 'token'>) =>
     json(await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(u) })).pagination.total
   t.equal(await ownRecipes(user), 1, 'owner sees the private recipe')
@@ -121,14 +165,13 @@ t.test('change password', async t => {
 
 t.test('deactivated and banned users lose access at once', async t => {
   const app = await build(t)
-  for (const [label, update] of [['deactivated', 'active = false'], ['banned', 'banned_at = now()']] as const) {
+  for (const [label, status] of [['deactivated', { active: false }], ['banned', { banned: true }]] as const) {
     const user = await registerUser(app)
-    await app.sql`insert into recipes (id, author_id, slug, title, visibility) values (${'p-' + user.id}, ${user.id}, 's', 'S', 'private')`
+    await createRecipe(app, user, { title: 'S', visibility: 'private' })
     const recipes = async () => json(await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(user) }))
     // Prime the optional route's auth cache, then change the account.
-    t.equal((await app.inject({ url: `/api/users/${user.username}/recipes`, headers: bearer(user) })).statusCode, 200)
-    await app.sql.unsafe(`update users set ${update} where id = $1`, [user.id])
-    await app.invalidateAuthState(user.id)
+    t.equal((await recipes()).pagination.total, 1)
+    await setAccountStatus(app, user, status)
     t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 401, `${label}: strict check refuses`)
     const anonymous = await recipes()
     t.ok(anonymous.error === 'User not found' || anonymous.pagination?.total === 0, `${label}: optional check treats the token as anonymous`)

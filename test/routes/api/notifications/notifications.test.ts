@@ -1,5 +1,5 @@
 import t from 'tap'
-import { bearer, build, createRecipe, eventually, json, registerUser } from '../../../helper.js'
+import { befriend, bearer, build, createRecipe, eventually, follow, json, registerUser, type TestUser } from '../../../helper.js'
 
 t.test('notifications', async t => {
   const app = await build(t)
@@ -10,7 +10,7 @@ t.test('notifications', async t => {
   await app.inject({ method: 'POST', url: `/api/social/recipes/${recipe.id}/like`, headers: bearer(fan) })
   await app.inject({ method: 'POST', url: `/api/social/users/${author.id}/follow`, headers: bearer(fan) })
   await app.inject({ method: 'POST', url: `/api/ratings/recipes/${recipe.id}`, headers: bearer(fan), payload: { rating: 4 } })
-  await eventually(async () => (await app.sql`select count(*)::int as n from notifications where user_id = ${author.id}`)[0].n === 3)
+  // Written in the same transaction as the like, follow and rating: there when the responses arrive.
 
   const list = json(await app.inject({ url: '/api/notifications', headers: bearer(author) }))
   t.equal(list.unreadCount, 3)
@@ -50,4 +50,25 @@ t.test('notifications', async t => {
     t.same(json(res), { success: true, message: 'Notification deleted' })
     t.equal((await app.inject({ method: 'DELETE', url: `/api/notifications/${like.id}`, headers: bearer(author) })).statusCode, 404)
   })
+})
+
+t.test('followers who may see a new recipe hear of it once', async t => {
+  const app = await build(t)
+  const author = await registerUser(app)
+  const fan = await registerUser(app)
+  const friend = await registerUser(app)
+  const stranger = await registerUser(app)
+  await follow(app, fan, author)
+  await befriend(app, friend, author)
+  const unread = async (user: TestUser) => json(await app.inject({ url: '/api/notifications?unreadOnly=true', headers: bearer(user) })).notifications as Array<{ type: string, recipeId: string }>
+
+  const mates = await createRecipe(app, author, { title: 'For friends', visibility: 'friends' })
+  const open = await createRecipe(app, author, { title: 'For everyone' })
+  await createRecipe(app, author, { title: 'Secret', visibility: 'private' })
+  // Both jobs have run once the friend has heard of both recipes.
+  const friendHeard = await eventually(async () => (await unread(friend)).filter(n => n.type === 'new_recipe').length === 2 && await unread(friend))
+  t.same(friendHeard.filter(n => n.type === 'new_recipe').map(n => n.recipeId).sort(), [mates.id, open.id].sort(), 'a friend hears of both')
+  t.same((await unread(fan)).filter(n => n.type === 'new_recipe').map(n => n.recipeId), [open.id], 'a one-way follower hears of the public recipe only')
+  t.same(await unread(stranger), [], 'someone who does not follow hears nothing')
+  t.equal((await unread(author)).filter(n => n.type === 'new_recipe').length, 0, 'never of one\'s own recipe')
 })

@@ -1,12 +1,7 @@
 // Every visibility rule, from every side: author, one-way follower, mutual friend, custom audience member,
 // stranger and anonymous. A recipe the caller may not see is 404 and never appears in a list or a count.
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearer, build, createRecipe, json, registerUser, type TestUser } from '../../../helper.js'
-
-async function follow (app: FastifyInstance, a: TestUser, b: TestUser) {
-  await app.sql`insert into follows (follower_id, following_id) values (${a.id}, ${b.id})`
-}
+import { bearer, build, createRecipe, follow, json, registerUser, type TestUser } from '../../../helper.js'
 
 t.test('visibility', async t => {
   const app = await build(t)
@@ -30,9 +25,10 @@ t.test('visibility', async t => {
     flagged: await createRecipe(app, author, { ...common, title: 'Zzqx flagged' }),
     pending: await createRecipe(app, author, { ...common, title: 'Zzqx pending' })
   }
-  await app.sql`update recipes set moderation_status = 'rejected' where id = ${recipes.rejected.id}`
-  await app.sql`update recipes set moderation_status = 'flagged' where id = ${recipes.flagged.id}`
-  await app.sql`update recipes set moderation_status = 'pending' where id = ${recipes.pending.id}`
+  // Moderation is an admin action (no admin API yet): set in the table.
+  await app.db`update recipes set moderation_status = 'rejected' where id = ${recipes.rejected.id}`
+  await app.db`update recipes set moderation_status = 'flagged' where id = ${recipes.flagged.id}`
+  await app.db`update recipes set moderation_status = 'pending' where id = ${recipes.pending.id}`
 
   const everything = Object.keys(recipes)
   const expected: Record<string, string[]> = {

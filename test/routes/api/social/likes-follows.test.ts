@@ -1,61 +1,96 @@
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearer, build, createRecipe, eventually, json, registerUser, type TestUser } from '../../../helper.js'
-
-const notificationsOf = async (app: FastifyInstance, user: TestUser, type: string) =>
-  await app.sql`select * from notifications where user_id = ${user.id} and type = ${type}`
+import { bearer, build, createRecipe, follow, json, notificationsOf, patchRecipe, registerUser, unfollow, type TestUser } from '../../../helper.js'
 
 t.test('likes', async t => {
   const app = await build(t)
   const author = await registerUser(app)
   const fan = await registerUser(app)
+  const other = await registerUser(app)
   const recipe = await createRecipe(app, author)
   const hidden = await createRecipe(app, author, { visibility: 'private' })
-  const like = (user: TestUser, id = recipe.id, method: 'POST' | 'DELETE' = 'POST') =>
+  const like = (user: TestUser, id: string, method: 'POST' | 'DELETE' = 'POST') =>
     app.inject({ method, url: `/api/social/recipes/${id}/like`, headers: bearer(user) })
+  const unlike = (user: TestUser, id: string) => like(user, id, 'DELETE')
+  const viewed = async (user: TestUser, id: string) => json(await app.inject({ url: `/api/recipes/${id}`, headers: bearer(user) })).recipe
+  const unknown = await unlike(fan, 'no-such-recipe')
 
-  const first = await like(fan)
+  const first = await like(fan, recipe.id)
   t.equal(first.statusCode, 200)
   t.same(json(first), { liked: true, likeCount: 1 })
-  t.same(json(await like(fan)), { liked: true, likeCount: 1 }, 'repeating is harmless')
-  const asFan = json(await app.inject({ url: `/api/recipes/${recipe.id}`, headers: bearer(fan) })).recipe
-  t.match(asFan, { isLiked: true, likeCount: 1 })
-  t.same(json(await like(fan, recipe.id, 'DELETE')), { liked: false, likeCount: 0 })
-  t.same(json(await like(fan, recipe.id, 'DELETE')), { liked: false, likeCount: 0 }, 'unliking twice is harmless')
+  t.same(json(await like(fan, recipe.id)), { liked: true, likeCount: 1 }, 'repeating is harmless')
+  t.match(await viewed(fan, recipe.id), { isLiked: true, likeCount: 1 })
+  t.same(json(await unlike(fan, recipe.id)), { liked: false, likeCount: 0 })
+  t.same(json(await unlike(fan, recipe.id)), { liked: false, likeCount: 0 }, 'unliking twice is harmless')
+  t.match(await viewed(fan, recipe.id), { isLiked: false, likeCount: 0 })
 
   t.equal((await like(fan, hidden.id)).statusCode, 404, 'a recipe the caller cannot see')
   t.equal((await like(fan, 'no-such-recipe')).statusCode, 404)
-  t.equal((await app.inject({ method: 'POST', url: `/api/social/recipes/${recipe.id}/like` })).statusCode, 401)
+  t.equal(unknown.statusCode, 404)
+  t.same(json(unknown), { error: 'Recipe not found' })
+  for (const method of ['POST', 'DELETE'] as const) {
+    t.equal((await app.inject({ method, url: `/api/social/recipes/${recipe.id}/like` })).statusCode, 401, `${method} needs a user`)
+  }
+
+  t.test('liking your own recipe is allowed', async t => {
+    const own = await createRecipe(app, author)
+    t.same(json(await like(author, own.id)), { liked: true, likeCount: 1 })
+    t.match(await viewed(author, own.id), { isLiked: true, likeCount: 1 })
+  })
 
   t.test('notifications: to the author, once an hour, never for your own like', async t => {
-    await like(fan)
-    await like(fan, recipe.id, 'DELETE')
-    await like(fan)
-    await like(author)
-    const rows = await eventually(async () => { const r = await notificationsOf(app, author, 'like'); return r.length > 0 && r })
-    await new Promise(resolve => setTimeout(resolve, 100))
-    t.equal((await notificationsOf(app, author, 'like')).length, 1, 'like, unlike, like again: one notification')
-    t.equal(rows[0].actor_id, fan.id)
-    t.equal((await notificationsOf(app, fan, 'like')).length, 0)
+    const fresh = await createRecipe(app, author, { title: 'Notify me' })
+    await like(fan, fresh.id)
+    await unlike(fan, fresh.id)
+    await like(fan, fresh.id)
+    await like(author, fresh.id)
+    // Written in the like's own transaction: there when the response is.
+    const received = (await notificationsOf(app, author, 'like')).filter(n => n.recipeId === fresh.id)
+    t.equal(received.length, 1, 'like, unlike, like again, and the author\'s own like: one notification')
+    t.match(received[0], { actor: { id: fan.id }, message: `${fan.username} liked your recipe "Notify me"` })
+    t.same(await notificationsOf(app, fan, 'like'), [], 'the fan is not notified')
   })
 
-  t.test('30 simultaneous likes by one user: one row, count 1', async t => {
+  t.test('another user cannot remove my like', async t => {
     const fresh = await createRecipe(app, author)
-    const results = await Promise.all(Array.from({ length: 30 }, () => like(fan, fresh.id)))
+    await like(fan, fresh.id)
+    t.same(json(await unlike(other, fresh.id)), { liked: false, likeCount: 1 }, 'their unlike removes only their own (absent) like')
+    t.match(await viewed(fan, fresh.id), { isLiked: true, likeCount: 1 })
+  })
+
+  t.test('#20 a like on a recipe turned private can still be removed, without revealing the recipe', async t => {
+    const fresh = await createRecipe(app, author)
+    await like(fan, fresh.id)
+    await patchRecipe(app, author, fresh.id, { visibility: 'private' })
+    const res = await unlike(fan, fresh.id)
+    t.equal(res.statusCode, 200)
+    t.same(json(res), { liked: false, likeCount: null }, 'the count of a recipe the caller cannot see is not given')
+    t.equal((await viewed(author, fresh.id)).likeCount, 0, 'the like is gone')
+    const again = await unlike(fan, fresh.id)
+    t.equal(again.statusCode, 404, 'nothing left to remove: the recipe is unknown to the caller again')
+    t.same(json(again), json(unknown), 'same answer as an unknown id')
+    const stranger = await unlike(other, fresh.id)
+    t.equal(stranger.statusCode, 404, 'never liked it')
+    t.same(json(stranger), json(unknown))
+    t.equal((await like(fan, fresh.id)).statusCode, 404, 'cannot like it again')
+  })
+
+  t.test('30 simultaneous likes by one user: one like, count 1', async t => {
+    const fresh = await createRecipe(app, author)
+    const results = await Promise.all(Array.from({ length: 30 }, async () => await like(fan, fresh.id)))
     t.same([...new Set(results.map(r => r.statusCode))], [200], 'no 500')
-    const [{ rows, count }] = await app.sql`select (select count(*)::int from likes where recipe_id = ${fresh.id}) as rows,
-      (select like_count from recipes where id = ${fresh.id}) as count`
-    t.equal(rows, 1)
-    t.equal(count, 1)
+    t.same([...new Set(results.map(r => json(r).likeCount))], [1], 'every answer counts one like')
+    t.match(await viewed(fan, fresh.id), { isLiked: true, likeCount: 1 })
+    t.same(json(await unlike(fan, fresh.id)), { liked: false, likeCount: 0 }, 'one unlike removes it: a single row')
   })
 
-  t.test('like/unlike storms leave the counter equal to the rows', async t => {
+  t.test('like/unlike storms leave the counter equal to the likes', async t => {
     const fresh = await createRecipe(app, author)
-    const users = await Promise.all(Array.from({ length: 6 }, () => registerUser(app)))
-    await Promise.all(users.flatMap(u => Array.from({ length: 8 }, (_, i) => like(u, fresh.id, i % 2 === 0 ? 'POST' : 'DELETE'))))
-    const [{ rows, count }] = await app.sql`select (select count(*)::int from likes where recipe_id = ${fresh.id}) as rows,
-      (select like_count from recipes where id = ${fresh.id}) as count`
-    t.equal(count, rows, `counter ${count} = rows ${rows}`)
+    const users = await Promise.all(Array.from({ length: 6 }, async () => await registerUser(app)))
+    const results = await Promise.all(users.flatMap(u => Array.from({ length: 8 }, async (_, i) => await like(u, fresh.id, i % 2 === 0 ? 'POST' : 'DELETE'))))
+    t.same([...new Set(results.map(r => r.statusCode))], [200], 'no 500')
+    const views = await Promise.all(users.map(async u => await viewed(u, fresh.id)))
+    const likers = views.filter(v => v.isLiked).length
+    t.equal((await viewed(author, fresh.id)).likeCount, likers, `counter = ${likers} users who like it`)
   })
 })
 
@@ -63,22 +98,62 @@ t.test('follows', async t => {
   const app = await build(t)
   const ann = await registerUser(app)
   const bob = await registerUser(app)
-  const follow = (user: TestUser, target: string, method: 'POST' | 'DELETE' = 'POST') =>
+  const cat = await registerUser(app)
+  const followReq = (user: TestUser, target: string, method: 'POST' | 'DELETE' = 'POST') =>
     app.inject({ method, url: `/api/social/users/${target}/follow`, headers: bearer(user) })
+  const profile = async (viewer: TestUser, of: TestUser) => json(await app.inject({ url: `/api/users/${of.username}`, headers: bearer(viewer) })).user
 
-  t.same(json(await follow(ann, bob.id)), { following: true, followerCount: 1 })
-  t.same(json(await follow(ann, bob.id)), { following: true, followerCount: 1 }, 'idempotent')
-  t.equal(json(await app.inject({ url: `/api/users/${bob.username}`, headers: bearer(ann) })).user.isFollowing, true)
-  const self = await follow(ann, ann.id)
+  t.same(json(await followReq(ann, bob.id)), { following: true, followerCount: 1 })
+  t.same(json(await followReq(ann, bob.id)), { following: true, followerCount: 1 }, 'idempotent')
+  t.equal((await profile(ann, bob)).isFollowing, true)
+  const self = await followReq(ann, ann.id)
   t.equal(self.statusCode, 400)
   t.same(json(self), { error: 'You cannot follow yourself' })
-  t.equal((await follow(ann, 'nobody')).statusCode, 404)
-  await eventually(async () => (await notificationsOf(app, bob, 'follow')).length === 1)
+  const nobody = await followReq(ann, 'nobody')
+  t.equal(nobody.statusCode, 404)
+  t.same(json(nobody), { error: 'User not found' })
+  for (const method of ['POST', 'DELETE'] as const) {
+    t.equal((await app.inject({ method, url: `/api/social/users/${bob.id}/follow` })).statusCode, 401, `${method} needs a user`)
+  }
 
-  const results = await Promise.all(Array.from({ length: 10 }, () => follow(bob, ann.id)))
-  t.same([...new Set(results.map(r => r.statusCode))], [200], 'concurrent follows: no 500')
-  t.equal((await app.sql`select count(*)::int as n from follows where follower_id = ${bob.id}`)[0].n, 1)
+  t.test('the followed user is notified once an hour', async t => {
+    await unfollow(app, ann, bob)
+    await follow(app, ann, bob)
+    const received = await notificationsOf(app, bob, 'follow')
+    t.equal(received.length, 1, 'follow, unfollow, follow again: one notification')
+    t.match(received[0], { actor: { id: ann.id }, message: `${ann.username} started following you` })
+    t.same(await notificationsOf(app, ann, 'follow'), [], 'the follower is not notified')
+  })
 
-  t.same(json(await follow(ann, bob.id, 'DELETE')), { following: false, followerCount: 0 })
-  t.same(json(await follow(ann, bob.id, 'DELETE')), { following: false, followerCount: 0 })
+  t.test('concurrent follows: one follow', async t => {
+    const results = await Promise.all(Array.from({ length: 10 }, async () => await followReq(bob, ann.id)))
+    t.same([...new Set(results.map(r => r.statusCode))], [200], 'no 500')
+    t.same([...new Set(results.map(r => json(r).followerCount))], [1])
+    t.equal((await profile(bob, ann))._count.followers, 1)
+  })
+
+  t.test('another user cannot remove my follow', async t => {
+    t.same(json(await followReq(cat, bob.id, 'DELETE')), { following: false, followerCount: 1 })
+    t.equal((await profile(ann, bob)).isFollowing, true)
+  })
+
+  t.test('unfollow', async t => {
+    t.same(json(await followReq(ann, bob.id, 'DELETE')), { following: false, followerCount: 0 })
+    t.same(json(await followReq(ann, bob.id, 'DELETE')), { following: false, followerCount: 0 }, 'idempotent')
+    t.equal((await profile(ann, bob)).isFollowing, false)
+  })
+
+  t.test('a banned user cannot be followed, but an existing follow can be removed', async t => {
+    const banned = await registerUser(app)
+    await follow(app, cat, banned)
+    // No admin API yet: ban directly.
+    await app.db`update users set banned_at = now() where id = ${banned.id}`
+    const res = await followReq(ann, banned.id)
+    t.equal(res.statusCode, 404)
+    t.same(json(res), json(nobody), 'same answer as an unknown user')
+    t.same(json(await followReq(cat, banned.id, 'DELETE')), { following: false, followerCount: null }, 'their follower count is not shown')
+    const again = await followReq(cat, banned.id, 'DELETE')
+    t.equal(again.statusCode, 404, 'nothing left to remove')
+    t.same(json(again), json(nobody))
+  })
 })

@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { bearer, build, expectValidationError, json, registerUser, type TestUser } from '../../../helper.js'
+import { bearer, build, createRecipe, expectValidationError, follow, json, registerUser, setAccountStatus, type TestUser } from '../../../helper.js'
 
-async function recipe (app: FastifyInstance, author: TestUser, fields: { id: string, visibility?: string, published?: boolean, moderation?: string }) {
-  await app.sql`insert into recipes (id, author_id, slug, title, visibility, published, moderation_status)
-    values (${fields.id}, ${author.id}, ${fields.id}, ${'Recipe ' + fields.id}, ${fields.visibility ?? 'public'}, ${fields.published ?? true}, ${fields.moderation ?? 'approved'})`
-}
-
-async function follow (app: FastifyInstance, follower: TestUser, following: TestUser, at = 'now()') {
-  await app.sql.unsafe(`insert into follows (follower_id, following_id, created_at) values ($1, $2, ${at})`, [follower.id, following.id])
+/** Moderation is an admin action and there is no admin API yet: set it directly. */
+async function moderate (app: FastifyInstance, recipeId: string, status: string): Promise<void> {
+  await app.db`update recipes set moderation_status = ${status} where id = ${recipeId}`
 }
 
 t.test('own profile', async t => {
@@ -19,6 +15,7 @@ t.test('own profile', async t => {
   const get = await app.inject({ url: '/api/users/profile', headers: bearer(ann) })
   t.equal(get.statusCode, 200)
   t.equal(json(get).user.email, ann.email, 'own profile includes the email')
+  t.equal(json(get).user.id, ann.id)
   t.equal((await app.inject({ url: '/api/users/profile' })).statusCode, 401)
 
   const put = await app.inject({
@@ -34,6 +31,11 @@ t.test('own profile', async t => {
   t.equal(user.email, ann.email, 'email not changed through the profile')
   t.equal(user.verified, false)
   t.equal(user.username, ann.username)
+  t.equal(json(await app.inject({ url: '/api/auth/me', headers: bearer(ann) })).user.location, 'Lyon', 'stored')
+
+  const partial = await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(ann), payload: { location: null } })
+  t.equal(json(partial).user.firstName, 'Ann', 'fields not sent stay')
+  t.equal(json(partial).user.location, null, 'null clears a field')
 
   expectValidationError(t, await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(ann), payload: { bio: 'x'.repeat(2001) } }), 'bio')
   expectValidationError(t, await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(ann), payload: { firstName: 'x'.repeat(101) } }), 'firstName')
@@ -42,25 +44,32 @@ t.test('own profile', async t => {
   // Another user's token only ever touches its own profile.
   await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(bob), payload: { firstName: 'Bob' } })
   t.equal(json(await app.inject({ url: '/api/users/profile', headers: bearer(ann) })).user.firstName, 'Ann')
+  t.equal(json(await app.inject({ url: '/api/users/profile', headers: bearer(bob) })).user.firstName, 'Bob')
 })
 
-t.test('public profiles, counts and follow lists', async t => {
+t.test('public profiles, counts, recipes and follow lists', async t => {
   const app = await build(t)
   const ann = await registerUser(app)
   const bob = await registerUser(app)
   const cat = await registerUser(app)
-  await recipe(app, ann, { id: 'pub1' })
-  await recipe(app, ann, { id: 'priv1', visibility: 'private' })
-  await recipe(app, ann, { id: 'friends1', visibility: 'friends' })
-  await recipe(app, ann, { id: 'draft1', published: false })
-  await recipe(app, ann, { id: 'rejected1', moderation: 'rejected' })
-  await follow(app, bob, ann, "now() - interval '2 minutes'")
-  await follow(app, cat, ann, "now() - interval '1 minute'")
+  const recipes: Record<string, Record<string, any>> = {}
+  for (const [title, fields] of Object.entries({
+    pub1: {},
+    priv1: { visibility: 'private' },
+    friends1: { visibility: 'friends' },
+    draft1: { published: false },
+    rejected1: {}
+  })) recipes[title] = await createRecipe(app, ann, { title, ...fields })
+  await moderate(app, recipes.rejected1.id, 'rejected')
+  // One after the other, so the follow lists' newest-first order is cat, bob.
+  await follow(app, bob, ann)
+  await follow(app, cat, ann)
   await follow(app, ann, bob)
 
   const profile = await app.inject({ url: `/api/users/${ann.username.toUpperCase()}` })
   t.equal(profile.statusCode, 200, 'usernames match case-insensitively')
   const user = json(profile).user
+  t.equal(user.id, ann.id)
   t.notOk('email' in user, 'no email on public profiles')
   t.notMatch(profile.body, /\$2b\$|password|reset/i)
   t.same(user._count, { recipes: 1, followers: 2, following: 1 }, 'anonymous: only the public recipe counts')
@@ -75,7 +84,7 @@ t.test('public profiles, counts and follow lists', async t => {
   t.equal(asAnn._count.recipes, 5, 'the author counts everything of theirs')
 
   const list = async (viewer?: TestUser) =>
-    json(await app.inject({ url: `/api/users/${ann.username}/recipes`, headers: viewer == null ? {} : bearer(viewer) })).recipes.map((r: { id: string }) => r.id).sort()
+    json(await app.inject({ url: `/api/users/${ann.username}/recipes`, headers: viewer == null ? {} : bearer(viewer) })).recipes.map((r: { title: string }) => r.title).sort()
   t.same(await list(), ['pub1'])
   t.same(await list(cat), ['pub1'])
   t.same(await list(bob), ['friends1', 'pub1'])
@@ -88,14 +97,40 @@ t.test('public profiles, counts and follow lists', async t => {
   const following = json(await app.inject({ url: `/api/users/${ann.username}/following` })).users
   t.same(following.map((u: { id: string }) => u.id), [bob.id])
 
-  for (const url of ['/api/users/nobody-at-all', '/api/users/nobody-at-all/recipes', '/api/users/nobody-at-all/followers']) {
+  for (const url of ['/api/users/nobody-at-all', '/api/users/nobody-at-all/recipes', '/api/users/nobody-at-all/followers', '/api/users/nobody-at-all/recipes/pub1']) {
     const res = await app.inject(url)
     t.equal(res.statusCode, 404, url)
     t.same(json(res), { error: 'User not found' })
   }
-  await app.sql`update users set active = false where id = ${cat.id}`
+  await setAccountStatus(app, cat, { active: false })
   t.equal((await app.inject(`/api/users/${cat.username}`)).statusCode, 404, 'deactivated users are not shown')
   t.equal(json(await app.inject(`/api/users/${ann.username}`)).user._count.followers, 1, 'nor counted')
+  t.same(json(await app.inject(`/api/users/${ann.username}/followers`)).users.map((u: { id: string }) => u.id), [bob.id], 'nor listed')
+
+  t.test('one recipe by its slug, with the visibility rules', async t => {
+    const bySlug = async (slug: string, viewer?: TestUser, owner: TestUser = ann) =>
+      await app.inject({ url: `/api/users/${owner.username}/recipes/${slug}`, headers: viewer == null ? {} : bearer(viewer) })
+    const pub = await bySlug(recipes.pub1.slug)
+    t.equal(pub.statusCode, 200)
+    t.equal(json(pub).recipe.id, recipes.pub1.id)
+    t.equal(json(pub).recipe.author.id, ann.id)
+    t.equal((await bySlug(recipes.friends1.slug, bob)).statusCode, 200, 'friends-only: a mutual follower sees it')
+    t.equal((await bySlug(recipes.priv1.slug, ann)).statusCode, 200, 'the author sees a private one')
+    t.equal((await bySlug(recipes.draft1.slug, ann)).statusCode, 200, 'and a draft')
+    for (const [label, slug, viewer] of [
+      ['private, anonymous', recipes.priv1.slug, undefined],
+      ['private, another user', recipes.priv1.slug, bob],
+      ['friends-only, a one-way follower', recipes.friends1.slug, cat],
+      ['draft, another user', recipes.draft1.slug, bob],
+      ['rejected, anonymous', recipes.rejected1.slug, undefined],
+      ['no such slug', 'no-such-recipe', ann]
+    ] as const) {
+      const res = await bySlug(slug, viewer)
+      t.equal(res.statusCode, 404, label)
+      t.same(json(res), { error: 'Recipe not found' }, label)
+    }
+    t.equal((await bySlug(recipes.pub1.slug, undefined, bob)).statusCode, 404, 'a slug belongs to its author only')
+  })
 })
 
 t.test('search and recent', async t => {
@@ -103,8 +138,9 @@ t.test('search and recent', async t => {
   const plain = await registerUser(app, { username: 'pastry_fan' })
   const verified = await registerUser(app, { username: 'pastry_pro' })
   await registerUser(app, { username: 'grill_master' })
-  await app.sql`update users set verified = true where id = ${verified.id}`
-  await app.sql`update users set first_name = 'Pat', last_name = 'Stry' where id = ${plain.id}`
+  // Verification is an admin action (no admin API yet).
+  await app.db`update users set verified = true where id = ${verified.id}`
+  await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(plain), payload: { firstName: 'Pat', lastName: 'Stry' } })
 
   const search = async (qs: string) => await app.inject(`/api/users/search?${qs}`)
   const res = await search('q=PASTRY')
@@ -121,43 +157,21 @@ t.test('search and recent', async t => {
   t.equal(json(await search('q=')).total, 0)
   expectValidationError(t, await search('q=a&limit=51'), 'limit')
   t.equal(json(await search('q=pastry&limit=1')).users.length, 1)
+  await setAccountStatus(app, verified, { banned: true })
+  t.same(json(await search('q=pastry_')).users.map((u: { username: string }) => u.username), ['pastry_fan'], 'banned users are not found')
 
-  await recipe(app, plain, { id: 'r-plain' })
-  await recipe(app, verified, { id: 'r-draft', published: false })
+  const other = await registerUser(app)
+  await createRecipe(app, plain, { title: 'Published' })
+  await createRecipe(app, other, { title: 'Draft', published: false })
   const recent = json(await app.inject('/api/users/recent?limit=50')).users
   const ids = recent.map((u: { id: string }) => u.id)
   t.ok(ids.includes(plain.id), 'a user with a published recipe is listed')
-  t.notOk(ids.includes(verified.id), 'a user with only a draft is not')
+  t.notOk(ids.includes(other.id), 'a user with only a draft is not')
   t.same(recent.find((u: { id: string }) => u.id === plain.id)._count, { recipes: 1, followers: 0, following: 0 })
-  await app.sql`update users set updated_at = now() + interval '1 minute' where id = ${plain.id}`
-  t.equal(json(await app.inject('/api/users/recent')).users[0].id, plain.id, 'most recently updated first')
-})
-
-t.test('email preferences and notification settings', async t => {
-  const app = await build(t)
-  const ann = await registerUser(app)
-  const bob = await registerUser(app)
-
-  t.same(json(await app.inject({ url: '/api/users/email-preferences', headers: bearer(ann) })), { preferences: {} })
-  await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers: bearer(ann), payload: { marketing: false, push: { likes: true } } })
-  const merged = await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers: bearer(ann), payload: { weekly: true } })
-  t.same(json(merged), { preferences: { marketing: false, push: { likes: true }, weekly: true } }, 'merged over the existing keys')
-  t.same(json(await app.inject({ url: '/api/users/email-preferences', headers: bearer(bob) })), { preferences: {} }, 'per user')
-  t.equal((await app.inject({ url: '/api/users/email-preferences' })).statusCode, 401)
-
-  const defaults = json(await app.inject({ url: '/api/users/notification-settings', headers: bearer(ann) })).settings
-  t.same(defaults, { emailLikes: true, emailComments: true, digestFrequency: 'weekly', digestDay: 'monday', digestTime: '09:00', digestTimezone: 'UTC' })
-
-  const put = (payload: Record<string, unknown>, user = ann) => app.inject({ method: 'PUT', url: '/api/users/notification-settings', headers: bearer(user), payload })
-  const saved = await put({ emailLikes: false, digestFrequency: 'daily', digestTime: '18:30', digestTimezone: 'Europe/Paris', theme: 'dark' })
-  t.equal(saved.statusCode, 200)
-  t.same(json(saved).settings, { emailLikes: false, emailComments: true, digestFrequency: 'daily', digestDay: 'monday', digestTime: '18:30', digestTimezone: 'Europe/Paris', theme: 'dark' }, 'other keys pass through')
-  t.equal(json(await put({ digestDay: 'friday' })).settings.theme, 'dark', 'partial updates keep the rest')
-
-  expectValidationError(t, await put({ digestFrequency: 'hourly' }), 'digestFrequency')
-  expectValidationError(t, await put({ digestDay: 'funday' }), 'digestDay')
-  expectValidationError(t, await put({ digestTime: '25:00' }), 'digestTime')
-  expectValidationError(t, await put({ digestTime: '9:00' }), 'digestTime')
-  expectValidationError(t, await put({ digestTimezone: 'Mars/Olympus' }), 'digestTimezone')
-  t.equal(json(await app.inject({ url: '/api/users/notification-settings', headers: bearer(bob) })).settings.digestFrequency, 'weekly', 'another user is unaffected')
+  const third = await registerUser(app)
+  await createRecipe(app, third, { title: 'Also published' })
+  await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(third), payload: { bio: 'Fresh' } })
+  t.equal(json(await app.inject('/api/users/recent')).users[0].id, third.id, 'most recently updated first')
+  await app.inject({ method: 'PUT', url: '/api/users/profile', headers: bearer(plain), payload: { bio: 'Now me' } })
+  t.equal(json(await app.inject('/api/users/recent')).users[0].id, plain.id, 'a profile update moves a user up')
 })

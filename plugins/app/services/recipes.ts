@@ -1,0 +1,166 @@
+// The recipe aggregate's rules: who may see and change a recipe, the plan limit, slugs, tags, revisions and the
+// notifications a new recipe causes. Writes run in one transaction opened here; repositories only run queries.
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { NotRecipeAuthor, RecipeLimitReached, RecipeNotFound, RevisionNotFound } from '../../../lib/errors.js'
+import { slugOf } from '../../../lib/slug.js'
+import type { RecipeFilters, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
+import type { Db } from '../../external/db.js'
+import type { UsageKind } from '../repositories/plans.js'
+import { inputFromRecipe, normalizeTags, recipeFields } from './recipe-fields.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    recipeService: ReturnType<typeof createRecipeService>
+  }
+}
+
+export interface CreateOptions {
+  /** Monthly allowance this creation spends (imports, AI generations), counted in the same transaction. */
+  spends?: UsageKind
+}
+
+export function createRecipeService (fastify: FastifyInstance) {
+  const { recipesRepository: recipes, tagsRepository: tags, revisionsRepository: revisions } = fastify
+
+  /** The recipe as the viewer sees it; RecipeNotFound when it does not exist or they may not see it. */
+  async function get (id: string, viewerId: string | null, db: Db = fastify.db): Promise<RecipeView> {
+    const recipe = await recipes.find(db, id, viewerId)
+    if (recipe == null) throw new RecipeNotFound()
+    return recipe
+  }
+
+  /** The recipe if the caller is its author: 404 when they cannot see it, 403 when they can but it is not theirs. */
+  async function own (db: Db, id: string, userId: string): Promise<RecipeView> {
+    const recipe = await get(id, userId, db)
+    if (recipe.author.id !== userId) throw new NotRecipeAuthor()
+    return recipe
+  }
+
+  /** Orphaned tags are removed after the write commits; a tag another recipe took meanwhile stays. */
+  function dropOrphanTags (tagIds: string[]): void {
+    if (tagIds.length === 0) return
+    fastify.background('remove-orphan-tags', async () => { await tags.removeOrphans(fastify.db, tagIds) })
+  }
+
+  /** Writes `input` over the recipe (author only), keeping the current version as a revision. */
+  async function edit (userId: string, id: string, input: RecipeInput): Promise<RecipeView> {
+    const { recipe, oldTags } = await fastify.transaction(async tx => {
+      // Edits of one recipe apply one after the other, so versions and revisions never interleave.
+      await recipes.lock(tx, id)
+      const current = await own(tx, id, userId)
+      await revisions.add(tx, id, userId, current)
+      await recipes.update(tx, id, recipeFields(input, current))
+      const oldTags = input.tags === undefined ? [] : await tags.setForRecipe(tx, id, normalizeTags(input.tags))
+      if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
+      return { recipe: await get(id, userId, tx), oldTags }
+    })
+    dropOrphanTags(oldTags)
+    return recipe
+  }
+
+  async function revision (userId: string, id: string, revisionId: string) {
+    await own(fastify.db, id, userId)
+    const found = await revisions.one(fastify.db, id, revisionId)
+    if (found == null) throw new RevisionNotFound()
+    return found
+  }
+
+  return {
+    get,
+
+    async list (filters: RecipeFilters, viewerId: string | null, page: number, limit: number) {
+      return await recipes.list(fastify.db, filters, viewerId, page, limit)
+    },
+
+    async byAuthor (authorId: string, viewerId: string | null, page: number, limit: number) {
+      return await recipes.byAuthor(fastify.db, authorId, viewerId, page, limit)
+    },
+
+    async bySlug (authorId: string, slug: string, viewerId: string | null): Promise<RecipeView> {
+      const recipe = await recipes.bySlug(fastify.db, authorId, slug, viewerId)
+      if (recipe == null) throw new RecipeNotFound()
+      return recipe
+    },
+
+    async popular (limit: number, viewerId: string | null) {
+      return await recipes.popular(fastify.db, limit, viewerId)
+    },
+
+    async cuisines () {
+      return await recipes.cuisines(fastify.db)
+    },
+
+    async commonIngredients () {
+      return await recipes.commonIngredients(fastify.db)
+    },
+
+    async feed (userId: string, before: { createdAt: string, id: string } | null, limit: number) {
+      return await recipes.feed(fastify.db, userId, before, limit)
+    },
+
+    /**
+     * Creates a recipe for `author`: plan limit check, slug, row, tags, audience, spent allowance and the followers'
+     * notification job commit together. The author's row is locked, so the limit and the slug are exact even when
+     * the same author creates many recipes at once.
+     */
+    async create (author: { id: string }, input: RecipeInput & { title: string }, options: CreateOptions = {}): Promise<RecipeView> {
+      const fields = recipeFields(input)
+      return await fastify.transaction(async tx => {
+        await fastify.usersRepository.lock(tx, author.id)
+        const { limits } = await fastify.planService.forUser(author.id, tx)
+        if (limits.recipes != null) {
+          const used = await recipes.countByAuthor(tx, author.id)
+          if (used >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used })
+        }
+        const id = await recipes.insert(tx, author.id, await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe')), fields)
+        await tags.setForRecipe(tx, id, normalizeTags(input.tags))
+        if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
+        if (options.spends != null) await fastify.planService.spend(tx, author.id, options.spends)
+        if (fields.published === true && fields.visibility !== 'private') await fastify.notificationService.newRecipe(tx, id)
+        return await get(id, author.id, tx)
+      })
+    },
+
+    edit,
+
+    async remove (userId: string, id: string): Promise<void> {
+      const oldTags = await fastify.transaction(async tx => {
+        await recipes.lock(tx, id)
+        await own(tx, id, userId)
+        const oldTags = await tags.setForRecipe(tx, id, [])
+        await recipes.remove(tx, id)
+        return oldTags
+      })
+      dropOrphanTags(oldTags)
+    },
+
+    async revisions (userId: string, id: string, page: number, limit: number) {
+      await own(fastify.db, id, userId)
+      return await revisions.list(fastify.db, id, page, limit)
+    },
+
+    revision,
+
+    /** Restores an earlier version through the same path as an edit, so the current one becomes a revision too. */
+    async restore (userId: string, id: string, revisionId: string): Promise<RecipeView> {
+      const { recipe } = await revision(userId, id, revisionId)
+      return await edit(userId, id, inputFromRecipe(recipe))
+    },
+
+    async tags (page: number, limit: number) {
+      return await tags.listed(fastify.db, page, limit)
+    },
+
+    async tagBySlug (slug: string) {
+      return await tags.bySlug(fastify.db, slug)
+    }
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('recipeService', createRecipeService(fastify))
+}, {
+  name: 'recipe-service',
+  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'background']
+})

@@ -1,3 +1,0 @@
-import sensible from '@fastify/sensible'
-
-export default sensible

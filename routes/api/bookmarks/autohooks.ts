@@ -1,0 +1,7 @@
+// Every bookmark route is the signed-in user's own.
+import type { FastifyInstance } from 'fastify'
+import { requireAuth } from '../../../plugins/app/auth.js'
+
+export default async function bookmarkHooks (fastify: FastifyInstance): Promise<void> {
+  requireAuth(fastify)
+}

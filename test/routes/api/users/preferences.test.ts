@@ -1,0 +1,98 @@
+import t from 'tap'
+import { NOTIFICATION_SETTINGS_DEFAULTS } from '../../../../db/schema/index.js'
+import { bearer, build, expectValidationError, json, registerUser } from '../../../helper.js'
+
+const PREFERENCE_DEFAULTS = {
+  unsubscribedAll: false,
+  newsletter: false,
+  productUpdates: false,
+  emailLikes: true,
+  emailComments: true,
+  emailFollows: true,
+  emailNewRecipes: true,
+  pushLikes: true,
+  pushComments: true,
+  pushFollows: true,
+  pushNewRecipes: true
+}
+
+t.test('email preferences: known switches only, merged key by key', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const bob = await registerUser(app)
+  const get = async (user = ann) => json(await app.inject({ url: '/api/users/email-preferences', headers: bearer(user) })).preferences
+  const post = async (payload: Record<string, unknown>, user = ann) => await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers: bearer(user), payload })
+  /** The stored column itself: what #18 is about (no API shows it). */
+  const stored = async (user = ann) =>
+    (await app.db<Array<{ emailPreferences: Record<string, unknown>, size: number }>>`
+      select email_preferences, pg_column_size(email_preferences) as size from users where id = ${user.id}`)[0]
+
+  t.same(await get(), PREFERENCE_DEFAULTS, 'every switch, with its default')
+  t.equal((await app.inject({ url: '/api/users/email-preferences' })).statusCode, 401)
+
+  const first = await post({ newsletter: true, pushLikes: false, marketing: false, push: { likes: true } })
+  t.equal(first.statusCode, 200)
+  t.same(json(first).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, pushLikes: false }, 'unknown keys ignored')
+  const merged = await post({ pushLikes: true, emailFollows: false })
+  t.same(json(merged).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, emailFollows: false }, 'each given switch replaces the stored one; the others stay')
+  t.same(await get(), json(merged).preferences)
+  t.same(Object.keys((await stored()).emailPreferences).sort(), ['emailFollows', 'newsletter', 'pushLikes'], 'only known switches are stored')
+
+  expectValidationError(t, await post({ newsletter: 'yes' }), 'newsletter')
+  expectValidationError(t, await post({ pushFollows: { deep: true } }), 'pushFollows')
+
+  // Most of a megabyte of arbitrary keys (under the body limit) changes nothing and stores nothing.
+  const junk = Object.fromEntries(Array.from({ length: 15_000 }, (_, i) => [`key${i}`, 'x'.repeat(40)]))
+  const big = await post(junk)
+  t.equal(big.statusCode, 200)
+  t.same(json(big).preferences, json(merged).preferences)
+  t.ok((await stored()).size < 500, `the row stays small (${(await stored()).size} bytes)`)
+
+  // A row written before the fix, with junk and wrong types: read as the known booleans, cleaned on the next write.
+  await app.db`update users set email_preferences = ${app.db.json({ newsletter: 'yes', productUpdates: true, marketing: false, blob: 'x'.repeat(1000) })} where id = ${bob.id}`
+  t.same(await get(bob), { ...PREFERENCE_DEFAULTS, productUpdates: true }, 'legacy junk is not shown')
+  await post({ pushComments: false }, bob)
+  t.same((await stored(bob)).emailPreferences, { productUpdates: true, pushComments: false }, 'and is dropped on the next write')
+  t.same(await get(), json(merged).preferences, 'another user\'s writes never touch yours')
+})
+
+t.test('notification settings: the six typed settings only', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const bob = await registerUser(app)
+  const get = async (user = ann) => json(await app.inject({ url: '/api/users/notification-settings', headers: bearer(user) })).settings
+  const put = async (payload: Record<string, unknown>, user = ann) =>
+    await app.inject({ method: 'PUT', url: '/api/users/notification-settings', headers: bearer(user), payload })
+
+  t.same(await get(), NOTIFICATION_SETTINGS_DEFAULTS, 'the defaults until saved')
+  t.equal((await app.inject({ url: '/api/users/notification-settings' })).statusCode, 401)
+
+  const saved = await put({ emailLikes: false, digestFrequency: 'daily', digestTime: '18:30', digestTimezone: 'Europe/Paris', theme: 'dark', extra: { a: 1 } })
+  t.equal(saved.statusCode, 200)
+  const expected = { ...NOTIFICATION_SETTINGS_DEFAULTS, emailLikes: false, digestFrequency: 'daily', digestTime: '18:30', digestTimezone: 'Europe/Paris' }
+  t.same(json(saved).settings, expected, 'unknown keys are dropped, not passed through')
+  t.same(await get(), expected)
+  t.same(json(await put({ digestDay: 'friday' })).settings, { ...expected, digestDay: 'friday' }, 'a partial update keeps the rest')
+  t.equal(json(await put({ digestTimezone: 'america/new_york' })).settings.digestTimezone, 'America/New_York', 'zones are stored in their canonical form')
+
+  expectValidationError(t, await put({ digestFrequency: 'hourly' }), 'digestFrequency')
+  expectValidationError(t, await put({ digestDay: 'funday' }), 'digestDay')
+  expectValidationError(t, await put({ digestTime: '25:00' }), 'digestTime')
+  expectValidationError(t, await put({ digestTime: '9:00' }), 'digestTime')
+  expectValidationError(t, await put({ emailComments: 'no' }), 'emailComments')
+  for (const zone of ['Mars/Olympus', '+01:00', 'Europe/../Paris', 'x'.repeat(65)]) {
+    expectValidationError(t, await put({ digestTimezone: zone }), 'digestTimezone')
+  }
+  t.same(await get(bob), NOTIFICATION_SETTINGS_DEFAULTS, 'another user is unaffected')
+})
+
+t.test('emailLikes and emailComments are one setting seen from both routes', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const headers = bearer(ann)
+  await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers, payload: { emailLikes: false } })
+  t.equal(json(await app.inject({ url: '/api/users/notification-settings', headers })).settings.emailLikes, false)
+  await app.inject({ method: 'PUT', url: '/api/users/notification-settings', headers, payload: { emailComments: false } })
+  const prefs = json(await app.inject({ url: '/api/users/email-preferences', headers })).preferences
+  t.same([prefs.emailLikes, prefs.emailComments], [false, false])
+})
