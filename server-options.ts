@@ -7,7 +7,7 @@ import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServ
 import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
-import { frameworkErrorHandler } from './plugins/app/error-handler.js'
+import { frameworkErrorHandler } from './lib/error-body.js'
 
 const require = createRequire(import.meta.url)
 

@@ -1,5 +1,5 @@
 // Named errors: every rule violation a client can see has a code, a status and one message, defined here once.
-// The error handler (plugins/app/error-handler.ts) turns them into the bodies of decisions.md section 1.
+// lib/error-body.ts turns them into the bodies of decisions.md section 1.
 
 export class HttpError extends Error {
   readonly statusCode: number

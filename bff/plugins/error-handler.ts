@@ -2,7 +2,7 @@
 // format whichever side failed, and never an upstream address, stack or driver message.
 import type { FastifyError } from 'fastify'
 import fp from 'fastify-plugin'
-import { mapError, sendError } from '../../plugins/app/error-handler.js'
+import { mapError, sendError } from '../../lib/error-body.js'
 
 /** The API could not be reached or gave no usable answer (refused, reset, timed out). */
 export class UpstreamUnavailableError extends Error {

@@ -33,7 +33,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     } satisfies Queue)
     return
   }
-  const boss = new PgBoss({
+  const options: PgBoss.ConstructorOptions = {
     connectionString: fastify.config.databaseUrl,
     max: 3,
     application_name: 'recipe-platform-jobs',
@@ -42,35 +42,71 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     schedule: false,
     retryLimit: 5,
     retryBackoff: true
-  })
-  boss.on('error', err => fastify.log.error({ err }, 'job queue error'))
-  await boss.start()
-
-  const created = new Set<string>()
-  const workers = new Map<string, string>()
-  async function ensureQueue (name: string): Promise<void> {
-    if (created.has(name)) return
-    await boss.createQueue(name)
-    created.add(name)
   }
+  type Handler = (data: object) => Promise<void>
+  const handlers = new Map<string, Handler>()
+  const workers = new Map<string, string>()
+  let boss: PgBoss | null = null
+  let starting: Promise<PgBoss> | null = null
+
+  async function attach (instance: PgBoss, name: string, handler: Handler): Promise<void> {
+    await instance.createQueue(name)
+    workers.set(name, await instance.work<object>(name, { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 }, async jobs => {
+      for (const job of jobs) await handler(job.data)
+    }))
+  }
+
+  /** Starts pg-boss once; a failed start (database down) is retried by the next caller or the retry timer. */
+  async function started (): Promise<PgBoss> {
+    starting ??= (async () => {
+      const instance = new PgBoss(options)
+      instance.on('error', err => fastify.log.error({ err }, 'job queue error'))
+      try {
+        await instance.start()
+        for (const [name, handler] of handlers) await attach(instance, name, handler)
+      } catch (err) {
+        starting = null
+        await instance.stop({ graceful: false, wait: false }).catch(() => {})
+        throw err
+      }
+      boss = instance
+      return instance
+    })()
+    return await starting
+  }
+
+  // The API starts even while the database is unreachable (/readyz reports it); the queue follows when it is back.
+  let retry: NodeJS.Timeout | undefined
+  const startOrRetry = async (): Promise<void> => {
+    try {
+      await started()
+    } catch (err) {
+      fastify.log.error({ err }, 'job queue could not start; retrying')
+      retry = setTimeout(() => { startOrRetry().catch(() => {}) }, 5000).unref()
+    }
+  }
+  await startOrRetry()
 
   fastify.decorate('queue', {
     async send (name, data, tx) {
-      await ensureQueue(name)
-      await boss.send(name, data, tx == null ? {} : { db: onTransaction(tx) })
-      // Wake this instance's worker instead of waiting for its next poll (after commit the job is visible).
+      const instance = await started()
+      await instance.createQueue(name)
+      await instance.send(name, data, tx == null ? {} : { db: onTransaction(tx) })
+      // Wake this instance's worker instead of waiting for its next poll.
       const worker = workers.get(name)
-      if (worker != null) setImmediate(() => boss.notifyWorker(worker))
+      if (worker != null) setImmediate(() => instance.notifyWorker(worker))
     },
-    async work (name, handler) {
-      await ensureQueue(name)
-      const id = await boss.work<object>(name, { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 }, async jobs => {
-        for (const job of jobs) await handler(job.data as Parameters<typeof handler>[0])
-      })
-      workers.set(name, id)
+    async work<T extends object> (name: string, handler: (data: T) => Promise<void>) {
+      // pg-boss hands back the object that was sent under this name.
+      const untyped = handler as Handler
+      handlers.set(name, untyped)
+      if (boss != null) await attach(boss, name, untyped)
     }
   } satisfies Queue)
 
   // Stop taking jobs before the pools close; running jobs finish (graceful).
-  fastify.addHook('preClose', async () => { await boss.stop({ graceful: true, wait: true, timeout: 10_000 }) })
+  fastify.addHook('preClose', async () => {
+    clearTimeout(retry)
+    await boss?.stop({ graceful: true, wait: true, timeout: 10_000 })
+  })
 }, { name: 'queue', dependencies: ['db'] })

@@ -257,20 +257,28 @@ const PATHOLOGICAL: Record<string, string> = {
   'random tag soup': soup(random(7), 200_000, TAG_SOUP).slice(0, MB)
 }
 
-t.test('linear time: every 1 MB adversarial input is sanitized in well under 100 ms', async t => {
-  // Warm the JIT as a running server is; what is measured is the algorithm, not the first compilation.
-  for (const input of Object.values(PATHOLOGICAL)) sanitizeString(input.slice(0, 20_000))
-  for (const [name, input] of Object.entries(PATHOLOGICAL)) {
-    // Best of three, so a busy machine does not fail the test; a quadratic scan takes seconds on every run.
-    let best = Infinity
+// Linear, not fast-on-this-machine: time is measured at a quarter and at the full size (best of three each, after
+// warming the JIT) and must grow about 4x, not 16x; the absolute budget is generous because this suite also runs under
+// coverage on a loaded 2-core machine (`npm run bench` reports the real figure). The old quadratic pattern took 167 s.
+t.test('linear time: 1 MB adversarial inputs cost about four times a quarter of them', async t => {
+  const best = (input: string): { ms: number, out: string } => {
+    let ms = Infinity
     let out = ''
     for (let run = 0; run < 3; run++) {
       const start = performance.now()
       out = sanitizeString(input)
-      best = Math.min(best, performance.now() - start)
+      ms = Math.min(ms, performance.now() - start)
     }
-    t.ok(best < 100, `${name}: ${best.toFixed(1)} ms for ${input.length} characters`)
-    t.equal(sanitizeString(out), out, `${name}: stable`)
+    return { ms, out }
+  }
+  for (const input of Object.values(PATHOLOGICAL)) sanitizeString(input.slice(0, 20_000))
+  for (const [name, input] of Object.entries(PATHOLOGICAL)) {
+    const quarter = best(input.slice(0, input.length / 4))
+    const full = best(input)
+    const growth = full.ms / Math.max(quarter.ms, 1)
+    t.ok(full.ms < 1000 && (full.ms < 50 || growth < 8),
+      `${name}: ${full.ms.toFixed(1)} ms for ${input.length} characters, ${growth.toFixed(1)}x a quarter of it`)
+    t.equal(sanitizeString(full.out), full.out, `${name}: stable`)
   }
 })
 
