@@ -2,9 +2,8 @@
 import fp from 'fastify-plugin'
 import type { CookedEntryView } from '../../../schemas/social.js'
 import type { Db } from '../../external/db.js'
-import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { markedRecipes } from './recipe-rows.js'
 import type { Page } from './recipes.js'
-import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,14 +26,8 @@ export const cookingRepository = {
 
   /** The user's marks on recipes they can still see, most recently cooked first. */
   async history (db: Db, userId: string, pageNo: number, limit: number): Promise<Page<CookedEntryView>> {
-    const where = db`m.user_id = ${userId} and ${recipeVisibleTo(db, userId)}`
-    const [rows, [{ total }]] = await Promise.all([
-      db<Array<RecipeViewRow & { cookedAt: Date }>>`select ${recipeColumns(db, userId)}, m.created_at as cooked_at
-        from cooked_recipes m join recipes r on r.id = m.recipe_id join users a on a.id = r.author_id
-        where ${where} order by m.created_at desc, m.recipe_id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from cooked_recipes m join recipes r on r.id = m.recipe_id where ${where}`
-    ])
-    return { items: rows.map(row => ({ cookedAt: row.cookedAt.toISOString(), recipe: mapRecipe(row) })), total }
+    const { items, total } = await markedRecipes(db, 'cooked_recipes', userId, pageNo, limit)
+    return { items: items.map(({ markedAt, recipe }) => ({ cookedAt: markedAt, recipe })), total }
   }
 }
 

@@ -4,6 +4,7 @@ import type { recipes } from '../../../db/schema/index.js'
 import { averageRating } from '../../../lib/ratings.js'
 import type { IngredientLine, InstructionStep, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
+import { recipeVisibleTo } from './visibility.js'
 
 type RecipeRow = typeof recipes.$inferSelect
 
@@ -76,4 +77,19 @@ export function mapRecipe (row: RecipeViewRow): RecipeView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString()
   }
+}
+
+/**
+ * A page of the recipes a user marked (bookmarks, cooked marks: tables keyed by user and recipe with a created_at)
+ * that they can still see, most recent mark first.
+ */
+export async function markedRecipes (db: Db, table: 'bookmarks' | 'cooked_recipes', userId: string, pageNo: number, limit: number) {
+  const where = db`m.user_id = ${userId} and ${recipeVisibleTo(db, userId)}`
+  const [rows, [{ total }]] = await Promise.all([
+    db<Array<RecipeViewRow & { markedAt: Date }>>`select ${recipeColumns(db, userId)}, m.created_at as marked_at
+      from ${db(table)} m join recipes r on r.id = m.recipe_id join users a on a.id = r.author_id
+      where ${where} order by m.created_at desc, m.recipe_id limit ${limit} offset ${(pageNo - 1) * limit}`,
+    db<Array<{ total: number }>>`select count(*)::int as total from ${db(table)} m join recipes r on r.id = m.recipe_id where ${where}`
+  ])
+  return { items: rows.map(row => ({ markedAt: row.markedAt.toISOString(), recipe: mapRecipe(row) })), total }
 }

@@ -12,7 +12,6 @@ const socialComments: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.commentService
 
   fastify.get('/recipes/:recipeId/comments', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'A page of a recipe\'s comments, replies included, oldest first (no threading)',
       params: Params,
@@ -26,7 +25,6 @@ const socialComments: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.post('/recipes/:recipeId/comments', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Comment on a recipe',
       description: 'The recipe\'s author is notified, unless they wrote the comment.',
@@ -40,7 +38,6 @@ const socialComments: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.delete('/recipes/:recipeId/comments/:commentId', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Delete a comment (its author or the recipe\'s author) and its replies',
       description: 'Works on your own comment even when you can no longer see the recipe. Otherwise: 403, or 404 when you cannot see the recipe.',

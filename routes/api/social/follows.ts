@@ -8,7 +8,6 @@ const follows: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.followService
 
   fastify.post('/users/:userId/follow', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Follow a user (repeating is harmless)',
       description: 'Only active users can be followed (404 otherwise); following yourself is 400. The user is notified at most once an hour per follower.',
@@ -18,7 +17,6 @@ const follows: FastifyPluginAsyncTypebox = async fastify => {
   }, async request => await service.follow(currentUser(request), request.params.userId))
 
   fastify.delete('/users/:userId/follow', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Stop following a user (repeating is harmless)',
       description: 'Also works for a user deactivated or banned since you followed them; `followerCount` is then null.',

@@ -8,7 +8,6 @@ const likes: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.likeService
 
   fastify.post('/recipes/:recipeId/like', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Like a recipe (repeating is harmless)',
       description: 'Liking your own recipe is allowed. The author is notified at most once an hour per fan and recipe.',
@@ -18,7 +17,6 @@ const likes: FastifyPluginAsyncTypebox = async fastify => {
   }, async request => await service.like(currentUser(request), request.params.recipeId))
 
   fastify.delete('/recipes/:recipeId/like', {
-    onRequest: fastify.authenticate,
     schema: {
       summary: 'Remove your like (repeating is harmless)',
       description: 'Works whatever the recipe\'s visibility is now. `likeCount` is null when you can no longer see the recipe ' +
