@@ -1,11 +1,11 @@
 // build(t): the real app with production server options, on this test file's own database.
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Test } from 'tap'
+import tap, { type Test } from 'tap'
 import app from '../app.js'
 import { loadConfig, type Config } from '../config.js'
 import { serverOptions, type ServerOptions } from '../server-options.js'
@@ -15,6 +15,7 @@ import { testDatabaseUrl } from './setup/database.js'
 const JWT_SECRET = randomBytes(32).toString('hex')
 const ADMIN_JWT_SECRET = randomBytes(32).toString('hex')
 const DATA_DIR = mkdtempSync(path.join(tmpdir(), 'recipes-test-data-'))
+tap.teardown(() => rmSync(DATA_DIR, { recursive: true, force: true }))
 
 let instanceCount = 0
 
