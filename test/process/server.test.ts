@@ -5,6 +5,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
+import { eventually } from '../helper.js'
 import { testDatabaseUrl } from '../setup/database.js'
 
 interface Server { child: ChildProcessWithoutNullStreams, apiPort: number, bffPort: number, output: string[], exited: Promise<number | null> }
@@ -50,9 +51,10 @@ t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
   socket.write(`POST /api/in-flight HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
   let response = ''
   socket.on('data', d => { response += d.toString() })
-  await new Promise(resolve => setTimeout(resolve, 200))
+  const logged = (text: string) => eventually(async () => server.output.join('').includes(text))
+  await logged('/api/in-flight')
   server.child.kill('SIGTERM')
-  await new Promise(resolve => setTimeout(resolve, 300))
+  await logged('shutting down')
   socket.end(body.slice(5))
   await new Promise(resolve => socket.once('close', resolve))
   t.match(response, /^HTTP\/1\.1 404/, 'the in-flight request got its answer')
