@@ -12,6 +12,10 @@ export interface Cache {
   del: (key: string) => Promise<void>
   /** Reads and deletes in one step: a one-time value is handed out once, even to concurrent callers. */
   take: <T = unknown>(key: string) => Promise<T | undefined>
+  /** Adds one to a counter that lives `ttlSeconds` from its first increment; the count and seconds left after it. */
+  increment: (key: string, ttlSeconds: number) => Promise<{ count: number, ttlSeconds: number }>
+  /** A counter's value and seconds left (0 and 0 when absent). */
+  counter: (key: string) => Promise<{ count: number, ttlSeconds: number }>
   ping: () => Promise<void>
 }
 
@@ -40,6 +44,17 @@ export function memoryCache (max = 50_000): Cache {
       lru.delete(key)
       return entry?.value as T | undefined
     },
+    increment: async (key, ttl) => {
+      const left = lru.getRemainingTTL(key)
+      const count = Number(lru.get(key)?.value ?? 0) + 1
+      const ttlMs = left > 0 && Number.isFinite(left) ? left : ttl * 1000
+      lru.set(key, { value: count }, { ttl: ttlMs })
+      return { count, ttlSeconds: Math.ceil(ttlMs / 1000) }
+    },
+    counter: async key => {
+      const left = lru.getRemainingTTL(key)
+      return { count: Number(lru.get(key)?.value ?? 0), ttlSeconds: left > 0 && Number.isFinite(left) ? Math.ceil(left / 1000) : 0 }
+    },
     ping: async () => {}
   }
 }
@@ -57,6 +72,15 @@ export function redisCache (redis: Redis): Cache {
     take: async <T>(key: string) => {
       const raw = await redis.getdel(key)
       return raw == null ? undefined : JSON.parse(raw) as T
+    },
+    increment: async (key, ttl) => {
+      // One round trip: the expiry is set by the first increment only (NX), so the window does not slide.
+      const result = await redis.multi().incr(key).expire(key, Math.max(1, Math.ceil(ttl)), 'NX').ttl(key).exec()
+      return { count: Number(result?.[0]?.[1] ?? 0), ttlSeconds: Math.max(0, Number(result?.[2]?.[1] ?? 0)) }
+    },
+    counter: async key => {
+      const [count, left] = await Promise.all([redis.get(key), redis.ttl(key)])
+      return { count: Number(count ?? 0), ttlSeconds: Math.max(0, left) }
     },
     ping: async () => { await redis.ping() }
   }

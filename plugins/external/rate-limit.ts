@@ -1,9 +1,10 @@
 // The three limiters of interface.md "Limits", counted in Redis when configured so every instance shares them.
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onResponseAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { tooManyRequests } from '../../lib/errors.js'
 import { isRateLimitExempt } from '../../lib/ip.js'
+import type { Cache } from './cache.js'
 
 export type LimitName = 'global' | 'router' | 'auth'
 
@@ -15,8 +16,13 @@ export interface RateLimits {
    * also skips 172.16/12. routes/api/autohooks.ts puts it on every /api family but auth.
    */
   router: onRequestAsyncHookHandler
-  /** 15 / 15 min on auth routes and admin login; skips nobody. */
+  /** 15 / 15 min on auth routes and admin login; skips nobody; every request counts. */
   auth: onRequestAsyncHookHandler
+  /**
+   * The same auth limit for sign-in routes (decisions.md section 1): only failed attempts (401) count, so a client that
+   * signs in correctly is never limited, while one that guesses is refused before its next password is compared.
+   */
+  authFailures: { check: onRequestAsyncHookHandler, record: onResponseAsyncHookHandler }
 }
 
 declare module 'fastify' {
@@ -55,6 +61,38 @@ function limiterHook (name: LimitName, check: Check): onRequestAsyncHookHandler 
   }
 }
 
+/**
+ * The auth limit, one counter per client for every credential route. Most routes count each request; sign-in routes
+ * count only failed attempts (401) but are refused, before the password is compared, once the counter is full.
+ */
+function authLimiter (cache: Cache, max: number, windowMs: number, log: FastifyBaseLogger) {
+  const key = (request: FastifyRequest) => `auth-limit:${rateLimit.normalizeIP(request.ip, 64)}`
+  const enforce = (reply: FastifyReply, { count, ttlSeconds }: { count: number, ttlSeconds: number }, allowed: number) => {
+    reply.header('x-ratelimit-limit', max)
+    reply.header('x-ratelimit-remaining', Math.max(0, max - count))
+    if (count <= allowed) return
+    const retryAfter = Math.max(1, ttlSeconds)
+    reply.header('x-ratelimit-reset', retryAfter)
+    reply.header('retry-after', retryAfter)
+    throw tooManyRequests(retryAfter, 'auth')
+  }
+  // Like the other limiters (skipOnError), a cache outage lets requests through; account lockout still holds.
+  const counted = async (work: () => Promise<{ count: number, ttlSeconds: number }>) =>
+    await work().catch(err => { log.warn({ err }, 'auth limit unavailable'); return { count: 0, ttlSeconds: 0 } })
+  const every: onRequestAsyncHookHandler = async (request, reply) => {
+    enforce(reply, await counted(async () => await cache.increment(key(request), windowMs / 1000)), max)
+  }
+  const failures: RateLimits['authFailures'] = {
+    async check (request, reply) {
+      enforce(reply, await counted(async () => await cache.counter(key(request))), max - 1)
+    },
+    async record (request, reply) {
+      if (reply.statusCode === 401) await counted(async () => await cache.increment(key(request), windowMs / 1000))
+    }
+  }
+  return { every, failures }
+}
+
 export default fp(async fastify => {
   const { rateLimit: limits } = fastify.config
   await fastify.register(rateLimit, {
@@ -74,9 +112,11 @@ export default fp(async fastify => {
       allowList: exempt == null ? undefined : (req: FastifyRequest) => exempt(req.ip)
     }) as Check
   )
+  const auth = authLimiter(fastify.cache, limits.authMax, limits.windowMs, fastify.log)
   fastify.decorate('rateLimits', {
     global: make('global', limits.globalMax, () => 'global', ip => isRateLimitExempt(ip)),
     router: make('router', limits.routerMax, req => `router:${routeFamily(req.routeOptions.url ?? '')}`, ip => isRateLimitExempt(ip, true)),
-    auth: make('auth', limits.authMax, () => 'auth')
+    auth: auth.every,
+    authFailures: auth.failures
   })
 }, { name: 'rate-limit', dependencies: ['cache'] })

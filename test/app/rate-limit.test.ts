@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { build, json, PUBLIC_IP } from '../helper.js'
+import { build, json, PUBLIC_IP, registerUser } from '../helper.js'
 
 const env = { RATE_LIMIT_GLOBAL_MAX: '5', RATE_LIMIT_ROUTER_MAX: '3', RATE_LIMIT_AUTH_MAX: '2' }
 
@@ -111,6 +111,30 @@ t.test('429 bodies serialize on routes that document 429 (auth limiter on a real
   const limited = await forgot()
   t.equal(limited.statusCode, 429)
   t.same(json(limited), { error: 'Too many requests', retryAfter: json(limited).retryAfter, limit: 'auth' })
+})
+
+t.test('sign-in counts failed attempts only; registration counts every request', async t => {
+  const app = await build(t, { env: { RATE_LIMIT_GLOBAL_MAX: '1000', RATE_LIMIT_ROUTER_MAX: '1000', RATE_LIMIT_AUTH_MAX: '3' } })
+  const user = await registerUser(app)
+  const login = async (password: string, remoteAddress = PUBLIC_IP) =>
+    await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress, payload: { identifier: user.username, password } })
+  for (let i = 1; i <= 6; i++) t.equal((await login(user.password)).statusCode, 200, `successful sign-in ${i} is not limited`)
+  // Different accounts' wrong passwords, so the per-account lockout (5) is not what stops them.
+  for (let i = 1; i <= 3; i++) {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: PUBLIC_IP, payload: { identifier: `nobody${i}`, password: 'Wrong1234' } })
+    t.equal(res.statusCode, 401, `failed sign-in ${i}`)
+  }
+  const limited = await login(user.password)
+  t.equal(limited.statusCode, 429, 'after 3 failures even the right password is refused before it is compared')
+  t.same(json(limited), { error: 'Too many requests', retryAfter: json(limited).retryAfter, limit: 'auth' })
+  t.equal(limited.headers['retry-after'], String(json(limited).retryAfter))
+  t.equal((await login(user.password, '203.0.113.99')).statusCode, 200, 'another client is not affected')
+
+  const register = async (n: number) => await app.inject({
+    method: 'POST', url: '/api/auth/register', remoteAddress: '203.0.113.50', payload: { username: `limit${process.pid}x${n}`, email: `limit${process.pid}x${n}@example.com`, password: 'Sup3rSecret!' }
+  })
+  for (let i = 1; i <= 3; i++) t.equal((await register(i)).statusCode, 201, `registration ${i}`)
+  t.equal((await register(4)).statusCode, 429, 'every registration counts')
 })
 
 t.test('429 is documented on router-limited routes', async t => {

@@ -1,4 +1,5 @@
-// Credential routes share the auth limiter (15 / 15 min, no address exempt). Token-authenticated routes (me,
+// Credential routes share the auth limit (15 / 15 min, no address exempt): registration, password reset and external
+// sign-in count every request; sign-in and change-password count failed attempts only. Token-authenticated routes (me,
 // refresh, logout) are not credential guesses and keep only the global limit.
 import type { FastifyInstance } from 'fastify'
 import { documentErrors } from '../../../plugins/app/schemas.js'
@@ -7,13 +8,21 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Token-authenticated auth routes skip the credential limiter. */
     tokenRoute?: boolean
+    /** Sign-in routes: only failed attempts count against the auth limit. */
+    failuresOnly?: boolean
   }
 }
 
 export default async function authHooks (fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRoute', route => {
     if (route.config?.tokenRoute === true) return
-    route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], fastify.rateLimits.auth).flat()
+    if (route.config?.failuresOnly === true) {
+      const { check, record } = fastify.rateLimits.authFailures
+      route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], check).flat()
+      route.onResponse = ([] as NonNullable<typeof route.onResponse>[]).concat(route.onResponse ?? [], record).flat()
+    } else {
+      route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], fastify.rateLimits.auth).flat()
+    }
     documentErrors(route, [429])
   })
 }

@@ -22,10 +22,12 @@ const session: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.post('/login', {
+    config: { failuresOnly: true },
     schema: {
       summary: 'Sign in with email or username and password',
       description: 'Wrong identifier or password: 401 (the same either way). 5 wrong passwords lock the account for ' +
-        '15 minutes (423 with retryAfter); a successful sign-in resets the count.',
+        '15 minutes (423 with retryAfter); a successful sign-in resets the count. Only failed sign-ins count against the ' +
+        'auth rate limit (429 with limit "auth").',
       body: LoginBody,
       response: { 200: SessionResponse, 401: ErrorRef, 403: ErrorRef, 423: ErrorRef }
     }
