@@ -75,7 +75,6 @@ const FASTIFY_CODES: Record<string, Mapped> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, body: { error: 'Payload too large' } },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, body: { error: 'Unsupported media type' } },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, body: { error: 'Validation error', details: ['body: content length does not match'] } },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, body: { error: 'Validation error', details: ['body: must not be empty'] } },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, body: { error: 'Validation error', details: ['body: malformed JSON'] } },
   FST_ERR_CTP_INVALID_TYPE: { status: 415, body: { error: 'Unsupported media type' } },
   FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, body: { error: 'Unsupported media type' } }
