@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import type { notificationSettings, users } from '../../../db/schema/index.js'
 import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView } from '../../../schemas/users.js'
 import { json, type Db } from '../../external/db.js'
+import type { Page } from './recipes.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -248,13 +249,16 @@ export const usersRepository = {
     return { users: rows.map(mapPublic), total }
   },
 
-  /** Everyone following `userId` (or followed by them) who is shown, newest follow first. */
-  async connections (db: Db, userId: string, direction: 'followers' | 'following', viewerId: string | null): Promise<UserPublicView[]> {
+  /** A page of the shown users following `userId` (or followed by them), newest follow first. */
+  async connections (db: Db, userId: string, direction: 'followers' | 'following', viewerId: string | null, pageNo: number, limit: number): Promise<Page<UserPublicView>> {
     const [self, other] = direction === 'followers' ? [db`f.following_id`, db`f.follower_id`] : [db`f.follower_id`, db`f.following_id`]
-    const rows = await db<UserViewRow[]>`
-      select ${userColumns(db, viewerId)} from follows f join users u on u.id = ${other}
-      where ${self} = ${userId} and ${shownUser(db)} order by f.created_at desc, u.id`
-    return rows.map(mapPublic)
+    const where = db`${self} = ${userId} and ${shownUser(db)}`
+    const [rows, [{ total }]] = await Promise.all([
+      db<UserViewRow[]>`select ${userColumns(db, viewerId)} from follows f join users u on u.id = ${other}
+        where ${where} order by f.created_at desc, u.id limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from follows f join users u on u.id = ${other} where ${where}`
+    ])
+    return { items: rows.map(mapPublic), total }
   },
 
   async updateProfile (db: Db, id: string, fields: ProfileInput): Promise<void> {

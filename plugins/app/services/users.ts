@@ -91,8 +91,8 @@ export function createUserService (fastify: FastifyInstance) {
       return await users.recent(fastify.db, limit, viewerId)
     },
 
-    async connections (username: string, direction: 'followers' | 'following', viewerId: string | null): Promise<UserPublicView[]> {
-      return await users.connections(fastify.db, await idOf(username), direction, viewerId)
+    async connections (username: string, direction: 'followers' | 'following', viewerId: string | null, page: number, limit: number) {
+      return await users.connections(fastify.db, await idOf(username), direction, viewerId, page, limit)
     },
 
     emailPreferences,

@@ -82,11 +82,17 @@ const profiles: FastifyPluginAsyncTypebox = async fastify => {
     fastify.get(`/:username/${direction}`, {
       onRequest: fastify.optionalAuth,
       schema: {
-        summary: direction === 'followers' ? 'Everyone who follows the user, newest first' : 'Everyone the user follows, newest first',
+        summary: direction === 'followers' ? 'Who follows the user, newest first' : 'Whom the user follows, newest first',
+        description: 'Paged (departure from interface.md, which returns everyone at once).',
         params: UsernameParams,
-        response: { 200: UserList, 404: ErrorRef }
+        querystring: PaginationQuery,
+        response: { 200: Type.Object({ users: Type.Array(ref(UserPublic)), pagination: ref(Pagination) }), 404: ErrorRef }
       }
-    }, async request => ({ users: await users.connections(request.params.username, direction, request.user?.id ?? null) }))
+    }, async request => {
+      const { page, limit } = request.query
+      const { items, total } = await users.connections(request.params.username, direction, request.user?.id ?? null, page, limit)
+      return { users: items, pagination: pagination(page, limit, total) }
+    })
   }
 }
 
