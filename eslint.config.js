@@ -1,5 +1,5 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['dist/**', 'data/**', 'coverage/**', '.tap/**', 'db/migrations/**'] })
+  ...neostandard({ ts: true, ignores: ['examples/generated/**', 'dist/**', 'data/**', 'coverage/**', '.tap/**', 'db/migrations/**'] })
 ]

@@ -61,3 +61,9 @@ export const ErrorRef = ref(ErrorResponse)
 export function StringEnum<const T extends readonly string[]> (values: T, options: Record<string, unknown> = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
+
+/** The schema of a response, with the description the OpenAPI document shows for it on this route. */
+export const described = <T extends TSchema>(description: string, schema: T): T => ({ ...schema, description })
+
+/** Path parameters are named for what they take: `{recipeId}` is a recipe id (never a slug). */
+export const RecipeParams = Type.Object({ recipeId: Id })

@@ -4,7 +4,6 @@ import { REPORT_STATUSES, REPORT_TYPES } from '../db/schema/social.js'
 import { DateTime, Id, Nullable, ref, StringEnum } from './common.js'
 import { Recipe } from './recipes.js'
 
-export const RecipeParams = Type.Object({ recipeId: Id })
 export const UserParams = Type.Object({ userId: Id })
 
 export const LikeState = Type.Object({ liked: Type.Boolean(), likeCount: Type.Integer({ minimum: 0 }) })

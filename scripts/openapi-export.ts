@@ -1,5 +1,6 @@
 // `npm run openapi:export [file]`: writes the OpenAPI document without starting a server or a database.
-import { writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import Fastify from 'fastify'
 import fp from 'fastify-plugin'
 import app from '../app.js'
@@ -14,4 +15,7 @@ const document = JSON.stringify(instance.swagger(), null, 2)
 await instance.close()
 const out = process.argv[2]
 if (out == null) console.log(document)
-else await writeFile(out, document + '\n')
+else {
+  await mkdir(path.dirname(out), { recursive: true })
+  await writeFile(out, document + '\n')
+}

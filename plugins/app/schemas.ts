@@ -17,12 +17,37 @@ const SCHEMAS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../
 
 type ResponseMap = Record<string, unknown>
 
+/** What each error status means, for responses that do not say more themselves. */
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  400: 'Invalid input: `details` lists every problem',
+  401: 'Missing, invalid, expired or revoked token',
+  403: 'Not allowed (for plan limits, `limit` and `used` say which)',
+  404: 'Not found, or not visible to you',
+  409: 'Conflicts with the current state',
+  423: 'Account locked after repeated wrong passwords; `retryAfter` says for how long',
+  429: 'Rate limit reached: `limit` names it, `retryAfter` and the Retry-After header say when to try again',
+  500: 'Unexpected server error (the body never carries details)',
+  503: 'A dependency is unavailable; try again later'
+}
+
+const errorBody = (route: RouteOptions, code: string) => ({
+  $ref: route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse',
+  description: ERROR_DESCRIPTIONS[code] ?? 'Error'
+})
+
 /** Adds `codes` to a route's documented responses, as the error body its family uses, unless already declared. */
 export function documentErrors (route: RouteOptions, codes: number[]): void {
   if (route.schema == null || route.schema.hide === true) return
   const response = (route.schema.response ??= {}) as ResponseMap
-  const body = { $ref: route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse' }
-  for (const code of codes) response[code] ??= body
+  for (const code of codes) response[code] ??= errorBody(route, String(code))
+}
+
+/** A declared error response without its own description gets the status's description. */
+function describeErrors (route: RouteOptions): void {
+  const response = route.schema?.response as Record<string, { $ref?: string, description?: string }> | undefined
+  for (const [code, schema] of Object.entries(response ?? {})) {
+    if (Number(code) >= 400 && schema.$ref != null && schema.description == null) response![code] = { ...schema, ...errorBody(route, code), $ref: schema.$ref }
+  }
 }
 
 /** The OpenAPI tag of a route family, from the folder (= prefix) it lives in: `/api/recipe-import` -> `Recipe Import`. */
@@ -56,5 +81,6 @@ export default fp(async fastify => {
     schema.tags ??= tagOf(route.prefix)
     const takesInput = schema.body != null || schema.querystring != null || schema.params != null
     documentErrors(route, takesInput ? [400, 500] : [500])
+    describeErrors(route)
   })
 }, { name: 'schemas' })

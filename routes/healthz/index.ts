@@ -6,8 +6,10 @@ const healthz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
       tags: ['Operations'],
+      operationId: 'operations.liveness',
       summary: 'Liveness',
-      response: { 200: Type.Object({ status: Type.Literal('ok') }) }
+      description: 'The process is up; no dependency is consulted. Use /readyz to decide whether to send traffic.',
+      response: { 200: Type.Object({ status: Type.Literal('ok') }, { description: 'Alive' }) }
     }
   }, async () => ({ status: 'ok' as const }))
 }

@@ -23,8 +23,12 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
       tags: ['Operations'],
+      operationId: 'operations.readiness',
       summary: 'Readiness: database and cache reachable',
-      response: { 200: Readiness, 503: Readiness }
+      response: {
+        200: Type.Object(Readiness.properties, { description: 'Ready: every check is ok' }),
+        503: Type.Object(Readiness.properties, { description: 'Not ready: `checks` names the failing dependency' })
+      }
     }
   }, async (_request, reply) => {
     const [database, cache] = await Promise.all([

@@ -59,3 +59,65 @@ t.test('OpenAPI document', async t => {
     }
   }
 })
+
+interface Operation {
+  operationId?: string
+  summary?: string
+  parameters?: Array<{ in: string, name: string, required?: boolean, schema?: { default?: unknown } }>
+  responses: Record<string, { description: string, content?: Record<string, { schema: { $ref?: string } }> }>
+}
+
+/** Lists that are deliberately not page-numbered, each with the cap or reason its description states. */
+const UNPAGED = new Map([
+  ['recipes.popular', /at most 50/],
+  ['recipes.cuisines', /capped at 100/],
+  ['recipes.commonIngredients', /capped at 50/],
+  ['users.recent', /at most 50/],
+  ['users.search', /at most `limit` \(50\)/],
+  ['subscriptionPlans.list', /handful of plans/],
+  ['feed.get', /Cursor-paged/]
+])
+
+t.test('generated clients: names, descriptions, optional defaults, paged lists (issue 10)', async t => {
+  const app = await build(t)
+  const doc = json(await app.inject('/api/docs/json'))
+  const schemas: Record<string, { properties?: Record<string, { type?: string, $ref?: string }> }> = doc.components.schemas
+  const operations = Object.entries<Record<string, Operation>>(doc.paths)
+    .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op, name: `${method} ${path}` })))
+  t.ok(operations.length >= 80, `${operations.length} operations`)
+
+  const ids = operations.map(({ op }) => op.operationId)
+  t.same(ids.filter(id => id == null || !/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/.test(id)), [], 'every operation has an operationId family.verb')
+  t.equal(new Set(ids).size, ids.length, 'operationIds are unique')
+  t.equal(doc.paths['/api/recipes'].get.operationId, 'recipes.list')
+
+  for (const { op, name, path } of operations) {
+    t.ok(op.summary, `${name} has a summary`)
+    for (const [status, response] of Object.entries(op.responses)) {
+      t.notOk(['Default Response', 'Error body', ''].includes(response.description), `${name} ${status} is described: ${response.description}`)
+      for (const media of Object.values(response.content ?? {})) t.ok(media.schema.$ref, `${name} ${status} body is a named schema`)
+    }
+    const requiredDefaults = (op.parameters ?? []).filter(p => p.required === true && p.schema?.default !== undefined).map(p => p.name)
+    t.same(requiredDefaults, [], `${name}: parameters with defaults are optional`)
+    t.notMatch(path, /\{id\}/, `${name}: path parameters say what they take`)
+  }
+
+  // A list is a 200 body with an array property; it pages with page/limit and a pagination object unless listed above.
+  for (const { op, name } of operations) {
+    const ref = op.responses['200']?.content?.['application/json']?.schema.$ref
+    const body = ref == null ? undefined : schemas[ref.replace('#/components/schemas/', '')]
+    if (!Object.values(body?.properties ?? {}).some(p => p.type === 'array')) continue
+    const unpaged = UNPAGED.get(op.operationId!)
+    if (unpaged != null) {
+      t.match(`${op.summary} ${(op as { description?: string }).description ?? ''}`, unpaged, `${name} documents why it is not paged`)
+      continue
+    }
+    const params = (op.parameters ?? []).filter(p => p.in === 'query').map(p => p.name)
+    t.ok(params.includes('page') && params.includes('limit'), `${name} takes page and limit`)
+    t.same(body?.properties?.pagination, { $ref: '#/components/schemas/Pagination' }, `${name} answers a pagination object`)
+  }
+
+  const search = doc.paths['/api/search'].get
+  t.match(search.description, /recipes\.list/, 'the redirects say where they end')
+  t.ok(search.responses['302'].headers.Location, 'and document the Location header')
+})

@@ -20,12 +20,13 @@ export function createBookmarkService (fastify: FastifyInstance) {
       return await bookmarks.list(fastify.db, userId, page, limit)
     },
 
-    /** Bookmarks a recipe the user can see (repeating changes nothing). */
-    async bookmark (userId: string, recipeId: string): Promise<void> {
-      await fastify.transaction(async tx => {
+    /** Bookmarks a recipe the user can see (repeating changes nothing); true when this call added the bookmark. */
+    async bookmark (userId: string, recipeId: string): Promise<boolean> {
+      return await fastify.transaction(async tx => {
         await fastify.recipeService.get(recipeId, userId, tx)
-        await bookmarks.add(tx, userId, recipeId)
+        const added = await bookmarks.add(tx, userId, recipeId)
         await collections.addItem(tx, await fastify.collectionService.saved(tx, userId), recipeId)
+        return added
       })
     },
 

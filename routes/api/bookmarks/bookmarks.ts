@@ -2,19 +2,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { DateTime, ErrorRef, Id, Message, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
+import { DateTime, ErrorRef, pagination, Pagination, PaginationQuery, RecipeParams, ref } from '../../../schemas/common.js'
 import { Recipe } from '../../../schemas/recipes.js'
 
-const Params = Type.Object({ recipeId: Id })
+const Bookmarked = Type.Object({ message: Type.String(), bookmarked: Type.Boolean() })
 
 const bookmarks: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.bookmarkService
 
   fastify.get('/', {
     schema: {
+      operationId: 'bookmarks.list',
       summary: 'Your bookmarks of recipes you can still see, newest first',
       querystring: PaginationQuery,
-      response: { 200: Type.Object({ bookmarks: Type.Array(Type.Object({ bookmarkedAt: DateTime, recipe: ref(Recipe) })), pagination: ref(Pagination) }) }
+      response: {
+        200: Type.Object({
+          bookmarks: Type.Array(Type.Object({ bookmarkedAt: DateTime, recipe: ref(Recipe) })),
+          pagination: ref(Pagination)
+        }, { description: 'A page of bookmarks' })
+      }
     }
   }, async request => {
     const { page, limit } = request.query
@@ -24,26 +30,33 @@ const bookmarks: FastifyPluginAsyncTypebox = async fastify => {
 
   fastify.post('/:recipeId', {
     schema: {
+      operationId: 'bookmarks.add',
       summary: 'Bookmark a recipe you can see (repeating is harmless)',
-      description: 'The recipe is added to your Saved Recipes collection, created on first use, in the same transaction.',
-      params: Params,
-      response: { 201: Type.Object({ message: Type.String(), bookmarked: Type.Literal(true) }), 404: ErrorRef }
+      description: 'The recipe is added to your Saved Recipes collection, created on first use, in the same transaction. ' +
+        '201 when the bookmark is new, 200 when it was already there.',
+      params: RecipeParams,
+      response: {
+        200: Type.Object(Bookmarked.properties, { description: 'Already bookmarked' }),
+        201: Type.Object(Bookmarked.properties, { description: 'Bookmarked' }),
+        404: ErrorRef
+      }
     }
   }, async (request, reply) => {
-    await service.bookmark(currentUser(request).id, request.params.recipeId)
-    return await reply.code(201).send({ message: 'Recipe bookmarked', bookmarked: true as const })
+    const added = await service.bookmark(currentUser(request).id, request.params.recipeId)
+    return await reply.code(added ? 201 : 200).send({ message: added ? 'Recipe bookmarked' : 'Recipe already bookmarked', bookmarked: true })
   })
 
   fastify.delete('/:recipeId', {
     schema: {
+      operationId: 'bookmarks.remove',
       summary: 'Remove a bookmark (and the recipe from Saved Recipes)',
       description: 'Works on your own bookmark even when you can no longer see the recipe. Nothing to remove: 200 if you can see the recipe, otherwise 404.',
-      params: Params,
-      response: { 200: Message, 404: ErrorRef }
+      params: RecipeParams,
+      response: { 200: Type.Object(Bookmarked.properties, { description: 'Not bookmarked (any more)' }), 404: ErrorRef }
     }
   }, async request => {
     await service.unbookmark(currentUser(request).id, request.params.recipeId)
-    return { message: 'Bookmark removed' }
+    return { message: 'Bookmark removed', bookmarked: false }
   })
 }
 

@@ -27,13 +27,15 @@ function decode (cursor: string): { createdAt: string, id: string } {
 const feed: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
+      operationId: 'feed.get',
       summary: 'Recipes from people you follow, newest first',
-      description: 'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.',
+      description: 'Cursor-paged rather than page-numbered, so new recipes never shift a page: pass `nextCursor` back as ' +
+        '`cursor` for the next page; it is null on the last page.',
       querystring: Type.Object({
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
       }),
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Nullable(Type.String()) }) }
+      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Nullable(Type.String()) }, { description: 'Up to `limit` recipes and the cursor of the next page' }) }
     }
   }, async request => {
     const { cursor, limit } = request.query

@@ -5,16 +5,25 @@ import { currentUser } from '../../../plugins/app/auth.js'
 import { ErrorRef, Id, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
 import { Notification } from '../../../schemas/notifications.js'
 
-const Params = Type.Object({ id: Id })
+const Params = Type.Object({ notificationId: Id })
+const MarkedAll = Type.Object({ success: Type.Literal(true), updated: Type.Integer({ description: 'How many were unread' }) }, { description: 'All read' })
+const MarkedOne = Type.Object({ notification: ref(Notification) }, { description: 'The notification, now read' })
 
 const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
   const notifications = fastify.notificationService
 
   fastify.get('/', {
     schema: {
+      operationId: 'notifications.list',
       summary: 'Your notifications, newest first',
       querystring: Type.Object({ ...PaginationQuery.properties, unreadOnly: Type.Boolean({ default: false }) }),
-      response: { 200: Type.Object({ notifications: Type.Array(ref(Notification)), unreadCount: Type.Integer(), pagination: ref(Pagination) }) }
+      response: {
+        200: Type.Object({
+          notifications: Type.Array(ref(Notification)),
+          unreadCount: Type.Integer(),
+          pagination: ref(Pagination)
+        }, { description: 'A page of notifications and how many are unread in all' })
+      }
     }
   }, async request => {
     const { page, limit, unreadOnly } = request.query
@@ -23,31 +32,53 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.get('/unread-count', {
-    schema: { summary: 'How many notifications are unread', response: { 200: Type.Object({ unreadCount: Type.Integer() }) } }
+    schema: {
+      operationId: 'notifications.unreadCount',
+      summary: 'How many notifications are unread',
+      response: { 200: Type.Object({ unreadCount: Type.Integer() }, { description: 'The unread count' }) }
+    }
   }, async request => ({ unreadCount: await notifications.unreadCount(currentUser(request).id) }))
 
+  // PUT is the documented verb; PATCH does the same for clients that use it (decisions.md), under its own operationId.
   for (const method of ['PUT', 'PATCH'] as const) {
+    const alias = method === 'PATCH' ? { suffix: 'Patch', description: 'Same as the PUT operation.' } : { suffix: '' }
     fastify.route({
       method,
       url: '/read-all',
-      schema: { summary: 'Mark all your notifications read', response: { 200: Type.Object({ success: Type.Literal(true), updated: Type.Integer() }) } },
+      schema: {
+        operationId: `notifications.markAllRead${alias.suffix}`,
+        summary: 'Mark all your notifications read',
+        description: alias.description,
+        response: { 200: MarkedAll }
+      },
       handler: async request => ({ success: true as const, updated: await notifications.markAllRead(currentUser(request).id) })
     })
     fastify.route({
       method,
-      url: '/:id/read',
-      schema: { summary: 'Mark one notification read', params: Params, response: { 200: Type.Object({ notification: ref(Notification) }), 404: ErrorRef } },
+      url: '/:notificationId/read',
+      schema: {
+        operationId: `notifications.markRead${alias.suffix}`,
+        summary: 'Mark one notification read',
+        description: alias.description,
+        params: Params,
+        response: { 200: MarkedOne, 404: ErrorRef }
+      },
       handler: async request => {
-        const { id } = request.params as { id: string }
-        return { notification: await notifications.markRead(currentUser(request).id, id) }
+        const { notificationId } = request.params as { notificationId: string }
+        return { notification: await notifications.markRead(currentUser(request).id, notificationId) }
       }
     })
   }
 
-  fastify.delete('/:id', {
-    schema: { summary: 'Delete a notification', params: Params, response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }), 404: ErrorRef } }
+  fastify.delete('/:notificationId', {
+    schema: {
+      operationId: 'notifications.delete',
+      summary: 'Delete a notification',
+      params: Params,
+      response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }, { description: 'Deleted' }), 404: ErrorRef }
+    }
   }, async request => {
-    await notifications.remove(currentUser(request).id, request.params.id)
+    await notifications.remove(currentUser(request).id, request.params.notificationId)
     return { success: true as const, message: 'Notification deleted' }
   })
 }

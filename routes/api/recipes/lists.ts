@@ -10,11 +10,12 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     onRequest: fastify.optionalAuth,
     schema: {
+      operationId: 'recipes.list',
       summary: 'Published public recipes, filtered and sorted',
       description: '`search` matches the title (case-insensitive substring) or the ingredients; title matches come first. ' +
         '`%` and `_` are literal. averageRating covers all ratings.',
       querystring: RecipeListQuery,
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }) }
+      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }, { description: 'A page of recipes' }) }
     }
   }, async request => {
     const { page, limit, ...filters } = request.query
@@ -25,23 +26,33 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/popular', {
     onRequest: fastify.optionalAuth,
     schema: {
+      operationId: 'recipes.popular',
       summary: 'Most liked public recipes',
+      description: 'Not paged: the first `limit` (at most 50) recipes. Page through GET /api/recipes?sort=popular for more.',
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 }) }),
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)) }) }
+      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)) }, { description: 'Up to `limit` recipes, most liked first' }) }
     }
   }, async request => ({ recipes: await recipes.popular(request.query.limit, request.user?.id ?? null) }))
 
   fastify.get('/cuisines', {
     schema: {
-      summary: 'Cuisines of public recipes with their counts',
-      response: { 200: Type.Object({ cuisines: Type.Array(Type.Object({ cuisine: Type.String(), count: Type.Integer() })) }) }
+      operationId: 'recipes.cuisines',
+      summary: 'The 100 most used cuisines of public recipes, with their counts',
+      description: 'Not paged: capped at 100. Cuisines are grouped case-insensitively.',
+      response: {
+        200: Type.Object({ cuisines: Type.Array(Type.Object({ cuisine: Type.String(), count: Type.Integer() })) }, { description: 'Up to 100 cuisines, most used first' })
+      }
     }
   }, async () => ({ cuisines: await recipes.cuisines() }))
 
   fastify.get('/common-ingredients', {
     schema: {
+      operationId: 'recipes.commonIngredients',
       summary: 'The 50 most used ingredient names in public recipes',
-      response: { 200: Type.Object({ ingredients: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer() })) }) }
+      description: 'Not paged: capped at 50. Names are lower-cased; each recipe counts once per name.',
+      response: {
+        200: Type.Object({ ingredients: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer() })) }, { description: 'Ingredient names, most used first' })
+      }
     }
   }, async () => ({ ingredients: await recipes.commonIngredients() }))
 }

@@ -8,10 +8,11 @@ import { Report, ReportBody } from '../../../schemas/social.js'
 const reports: FastifyPluginAsyncTypebox = async fastify => {
   fastify.post('/', {
     schema: {
+      operationId: 'reports.create',
       summary: 'Report a recipe, comment or user',
       description: 'The target must exist and be visible to you (404 otherwise). While your report on a target is open, another is 409.',
       body: ReportBody,
-      response: { 201: Type.Object({ report: ref(Report) }), 404: ErrorRef, 409: ErrorRef }
+      response: { 201: Type.Object({ report: ref(Report) }, { description: 'The new report' }), 404: ErrorRef, 409: ErrorRef }
     }
   }, async (request, reply) => {
     const report = await fastify.reportService.report(currentUser(request).id, request.body)

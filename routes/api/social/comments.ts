@@ -4,19 +4,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { Comment, CommentBody } from '../../../schemas/comments.js'
-import { ErrorRef, Id, Message, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
-
-const Params = Type.Object({ recipeId: Id })
+import { described, ErrorRef, Id, Message, pagination, Pagination, PaginationQuery, RecipeParams, ref } from '../../../schemas/common.js'
 
 const socialComments: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.commentService
 
   fastify.get('/recipes/:recipeId/comments', {
     schema: {
+      operationId: 'social.listComments',
       summary: 'A page of a recipe\'s comments, replies included, oldest first (no threading)',
-      params: Params,
+      description: 'The older, flat form of GET /api/comments/recipe/{recipeId}.',
+      params: RecipeParams,
       querystring: PaginationQuery,
-      response: { 200: Type.Object({ comments: Type.Array(ref(Comment)), pagination: ref(Pagination) }), 404: ErrorRef }
+      response: { 200: Type.Object({ comments: Type.Array(ref(Comment)), pagination: ref(Pagination) }, { description: 'A page of comments' }), 404: ErrorRef }
     }
   }, async request => {
     const { page, limit } = request.query
@@ -26,11 +26,12 @@ const socialComments: FastifyPluginAsyncTypebox = async fastify => {
 
   fastify.post('/recipes/:recipeId/comments', {
     schema: {
+      operationId: 'social.createComment',
       summary: 'Comment on a recipe',
       description: 'The recipe\'s author is notified, unless they wrote the comment.',
-      params: Params,
+      params: RecipeParams,
       body: CommentBody,
-      response: { 201: Type.Object({ comment: ref(Comment) }), 404: ErrorRef }
+      response: { 201: Type.Object({ comment: ref(Comment) }, { description: 'The new comment' }), 404: ErrorRef }
     }
   }, async (request, reply) => {
     const comment = await service.post(currentUser(request), request.params.recipeId, request.body.content)
@@ -39,10 +40,11 @@ const socialComments: FastifyPluginAsyncTypebox = async fastify => {
 
   fastify.delete('/recipes/:recipeId/comments/:commentId', {
     schema: {
+      operationId: 'social.deleteComment',
       summary: 'Delete a comment (its author or the recipe\'s author) and its replies',
       description: 'Works on your own comment even when you can no longer see the recipe. Otherwise: 403, or 404 when you cannot see the recipe.',
-      params: Type.Object({ recipeId: Id, commentId: Id }),
-      response: { 200: Message, 403: ErrorRef, 404: ErrorRef }
+      params: Type.Object({ ...RecipeParams.properties, commentId: Id }),
+      response: { 200: described('Deleted', Message), 403: ErrorRef, 404: ErrorRef }
     }
   }, async request => {
     await service.removeFromRecipe(currentUser(request).id, request.params.recipeId, request.params.commentId)

@@ -6,7 +6,12 @@ import { Plan } from '../../../schemas/plans.js'
 
 const plans: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
-    schema: { summary: 'Subscription plans and their limits', response: { 200: Type.Object({ plans: Type.Array(ref(Plan)) }) } }
+    schema: {
+      operationId: 'subscriptionPlans.list',
+      summary: 'Subscription plans and their limits',
+      description: 'Not paged: the handful of plans on offer, cheapest first.',
+      response: { 200: Type.Object({ plans: Type.Array(ref(Plan)) }, { description: 'Every plan on offer' }) }
+    }
   }, async () => ({ plans: await fastify.planService.all() }))
 }
 

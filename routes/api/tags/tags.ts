@@ -11,10 +11,11 @@ const tags: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     onRequest: fastify.optionalAuth,
     schema: {
+      operationId: 'tags.list',
       summary: 'Tags used by listed recipes, most used first',
       description: 'Tags used only on private, friends-only or custom recipes are not listed.',
       querystring: PaginationQuery,
-      response: { 200: Type.Object({ tags: Type.Array(ref(Tag)), pagination: ref(Pagination) }) }
+      response: { 200: Type.Object({ tags: Type.Array(ref(Tag)), pagination: ref(Pagination) }, { description: 'A page of tags' }) }
     }
   }, async request => {
     const { page, limit } = request.query
@@ -25,10 +26,11 @@ const tags: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/:slug/recipes', {
     onRequest: fastify.optionalAuth,
     schema: {
+      operationId: 'tags.recipes',
       summary: 'Public recipes with a tag, with the caller\'s like, bookmark and rating',
       params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) }),
       querystring: PaginationQuery,
-      response: { 200: Type.Object({ tag: TagRef, recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }), 404: ErrorRef }
+      response: { 200: Type.Object({ tag: TagRef, recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }, { description: 'The tag and a page of its recipes' }), 404: ErrorRef }
     }
   }, async request => {
     const tag = await recipes.tagBySlug(request.params.slug)

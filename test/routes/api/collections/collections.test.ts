@@ -90,6 +90,8 @@ t.test('collections', async t => {
     await patchRecipe(app, other, theirs.id, { visibility: 'private' })
     const removeItem = await app.inject({ method: 'DELETE', url: `/api/collections/${collection.id}/recipes/${theirs.id}`, headers: bearer(owner) })
     t.equal(removeItem.statusCode, 200)
+    t.match(json(removeItem), { message: 'Recipe removed from collection', collection: { id: collection.id } }, 'a delete answers its message and the collection with its new count')
+    t.equal(json(removeItem).collection.itemCount, json(await app.inject({ url: `/api/collections/${collection.id}`, headers: bearer(owner) })).collection.itemCount)
     t.equal((await app.inject({ method: 'DELETE', url: `/api/collections/${collection.id}/recipes/${theirs.id}`, headers: bearer(owner) })).statusCode, 404, 'not there any more')
   })
 
