@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import { validationError } from '../lib/errors.js'
 import apiProxy from './plugins/api-proxy.js'
+import docs from './plugins/docs.js'
 import errorHandler from './plugins/error-handler.js'
 import originCheck from './plugins/origin-check.js'
 import sessionRoutes from './plugins/session-routes.js'
@@ -32,6 +33,8 @@ export default async function bffApp (fastify: FastifyInstance, opts: BffOptions
   })
   await fastify.register(cookie)
   await fastify.register(originCheck, { allowedOrigins: opts.config.allowedOrigins })
+  // Before the routes, so the document sees them.
+  await fastify.register(docs, { cookieName, timeoutMs })
 
   await fastify.register(sessionRoutes, { apiUrl: opts.apiUrl, cookieName, timeoutMs })
   await fastify.register(apiProxy, { apiUrl: opts.apiUrl, cookieName, timeoutMs })

@@ -15,8 +15,11 @@ export interface ApiProxyOptions {
   timeoutMs: number
 }
 
-// Never reachable through the browser proxy.
-const BLOCKED = [/^\/api\/admin(\/|$)/, /^\/api\/unsubscribe\/preview(\/|$)/, /^\/api\/docs(\/|$)/]
+export const PROXY_PREFIX = '/bff/api'
+
+/** Never reachable through the browser proxy: these API paths and everything under them. */
+export const BLOCKED_PATHS = ['/api/admin', '/api/unsubscribe/preview', '/api/docs']
+const isBlocked = (path: string): boolean => BLOCKED_PATHS.some(blocked => path === blocked || path.startsWith(`${blocked}/`))
 
 // application/json and the structured +json types (problem+json...).
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
@@ -96,7 +99,7 @@ export default async function apiProxy (fastify: FastifyInstance, opts: ApiProxy
 
   await fastify.register(proxy, {
     upstream: opts.apiUrl,
-    prefix: '/bff/api',
+    prefix: PROXY_PREFIX,
     rewritePrefix: '/api',
     // Malformed targets get our 400 before http-proxy's own path check answers with its internal wording.
     preHandler: async request => {
@@ -106,7 +109,7 @@ export default async function apiProxy (fastify: FastifyInstance, opts: ApiProxy
     handler: (request, reply, dest, options) => {
       const path = apiPath(new URL(dest, opts.apiUrl).pathname)
       if (path == null) throw validationError(['path: malformed'])
-      if (BLOCKED.some(re => re.test(path))) throw new HttpError(403, 'Forbidden')
+      if (isBlocked(path)) throw new HttpError(403, 'Forbidden')
       detachBody(request)
       return reply.from(dest, {
         ...options,

@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Methods that must not change state: never checked. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export default fp(async (fastify: FastifyInstance, opts: { allowedOrigins: string[] }) => {
   const allowed = new Set(opts.allowedOrigins)

@@ -51,6 +51,11 @@ t.test('browser session through the web proxy', async t => {
   t.ok(cleared.expires != null && cleared.expires.getTime() < Date.now(), 'cookie cleared')
   t.equal((await api.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode, 401, 'and the token revoked')
   t.equal((await proxy.inject({ method: 'POST', url: '/bff/auth/logout' })).statusCode, 200, 'logging out without a session is fine')
+  const emptyJson = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' })
+  t.equal(emptyJson.statusCode, 200, 'an empty JSON body is no body, as on the API')
+  const emptyLogin = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers: { 'content-type': 'application/json' }, payload: '' })
+  t.equal(emptyLogin.statusCode, 400)
+  t.match(json(emptyLogin), { error: 'Validation error' }, 'the API says what is missing')
 
   const exchange = await proxy.inject({ method: 'POST', url: '/bff/auth/oauth/exchange', payload: { code: 'not-a-code' } })
   t.equal(exchange.statusCode, 400)
