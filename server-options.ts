@@ -8,6 +8,7 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
+import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
 
 const require = createRequire(import.meta.url)
 
@@ -24,8 +25,6 @@ export const REDACTED_PATHS = [
   // `code` only where it is a one-time code: error objects carry a `code` (EADDRINUSE...) worth keeping.
   'code', 'body.code', 'req.body.code'
 ]
-
-const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
 
 /**
  * One trusted proxy hop: the socket peer is trusted to set X-Forwarded-For only when its own address matches
@@ -78,7 +77,17 @@ function clientErrorHandler (err: NodeJS.ErrnoException, socket: Socket): void {
 function prettyTransport (): FastifyServerOptions['logger'] {
   try {
     require.resolve('pino-pretty')
-    return { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+    return {
+      transport: {
+        target: 'pino-pretty',
+        options: {
+          translateTime: 'HH:MM:ss.l',
+          // One terminal line per request; JSON logs keep reqId and the request fields for correlation.
+          ignore: ['pid', 'hostname', 'instance', 'reqId', ...REQUEST_LINE_FIELDS].join(','),
+          messageFormat: '{if instance}[{instance}] {end}{msg}'
+        }
+      }
+    }
   } catch {
     return {}
   }
@@ -92,7 +101,7 @@ export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = proces
       req (req: FastifyRequest) {
         return {
           method: req.method,
-          url: req.url.replace(SECRET_QUERY, '$1[redacted]'),
+          url: redactUrl(req.url),
           remoteAddress: req.ip,
           reqId: req.id
         }
@@ -136,6 +145,7 @@ export function serverOptions (config: Config, overrides: Partial<ServerOptions>
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     requestIdHeader: false,
     genReqId: requestIdGenerator(config.trustProxy),
+    logController: new RequestLog(),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     connectionTimeout: 30_000,

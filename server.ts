@@ -1,4 +1,6 @@
 // The process: configuration, database, both instances (API and web proxy), graceful shutdown.
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -9,8 +11,14 @@ import { ConfigError, loadConfig, type Config } from './config.js'
 import { prepareDatabase, type ProcessDatabase } from './db/database.js'
 import { loggerOptions, serverOptions } from './server-options.js'
 
+// Read here, not with `node --env-file-if-exists`, which prints a notice on every start without one. loadEnvFile
+// keeps the variables already set, so the real environment wins over the file.
+const ENV_FILE = path.resolve('.env')
+const hasEnvFile = existsSync(ENV_FILE)
+
 async function loadConfigOrExit (): Promise<Config> {
   try {
+    if (hasEnvFile) process.loadEnvFile(ENV_FILE)
     return await loadConfig()
   } catch (err) {
     // One clear line, no stack: a bad value is an operator mistake, not a crash.
@@ -21,6 +29,25 @@ async function loadConfigOrExit (): Promise<Config> {
 
 const config = await loadConfigOrExit()
 const logger = pino(loggerOptions(config) as object) as FastifyBaseLogger
+if (hasEnvFile) logger.info(`Read ${ENV_FILE} (variables set in the environment take precedence)`)
+
+function describeCache (redisUrl: string | undefined): string {
+  if (redisUrl == null) return 'Cache: in-process (set REDIS_URL to share it between instances)'
+  const url = URL.parse(redisUrl)
+  return `Cache: Redis at ${url?.hostname ?? '?'}:${url?.port || 6379}`
+}
+
+/** Errors an operator fixes with a setting: one line naming it, and no stack. */
+function listenError (err: NodeJS.ErrnoException, port: number, variable: string): Error {
+  if (err.code === 'EADDRINUSE') return new ConfigError(`Port ${port} is already in use: set ${variable} to a free port`)
+  if (err.code === 'EACCES') return new ConfigError(`Port ${port} needs privileges: set ${variable} to 1024 or above`)
+  if (err.code === 'EADDRNOTAVAIL') return new ConfigError(`HOST ${config.host} is not an address of this machine`)
+  return err
+}
+
+async function listen (instance: FastifyInstance, port: number, variable: string, text: (address: string) => string): Promise<void> {
+  await instance.listen({ port, host: config.host, listenTextResolver: text }).catch(err => { throw listenError(err, port, variable) })
+}
 
 let database: ProcessDatabase | undefined
 let api: FastifyInstance | undefined
@@ -38,17 +65,22 @@ closeWithGrace({ delay: 15_000, logger }, async ({ signal, err }) => {
 
 try {
   database = await prepareDatabase(config, logger)
+  logger.info(describeCache(config.redisUrl))
   api = Fastify(serverOptions(config, { loggerInstance: logger }))
   await api.register(fp(app), { config: { ...config, databaseUrl: database.url } })
-  await api.listen({ port: config.port, host: config.host })
+  await listen(api, config.port, 'PORT', address => `API listening on ${address}`)
 
+  // With PORT=0 the real port is known only now.
   const apiPort = (api.server.address() as { port: number }).port
   const apiHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  const apiUrl = `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${apiPort}`
+  logger.info(`API docs at ${apiUrl}/api/docs`)
   proxy = Fastify(serverOptions(config, { loggerInstance: logger.child({ instance: 'bff' }) }))
-  await proxy.register(fp(bff), { config, apiUrl: `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${apiPort}` })
-  await proxy.listen({ port: config.bffPort, host: config.host })
+  await proxy.register(fp(bff), { config, apiUrl })
+  await listen(proxy, config.bffPort, 'BFF_PORT', address => `Web proxy listening on ${address}, forwarding /bff/api to ${apiUrl}/api`)
 } catch (err) {
-  logger.fatal({ err }, 'start-up failed')
+  if (err instanceof ConfigError) logger.fatal(err.message)
+  else logger.fatal({ err }, 'start-up failed')
   await proxy?.close().catch(() => {})
   await api?.close().catch(() => {})
   await database?.stop().catch(() => {})

@@ -11,8 +11,19 @@ export interface ProcessDatabase {
 
 interface Logger { info: (msg: string) => void, warn: (msg: string) => void }
 
+/** Where a database URL points, for the logs: host:port/database, never the credentials. */
+export function databaseLocation (url: string): string {
+  const parsed = URL.parse(url)
+  // Multi-host URLs (host1,host2) are not WHATWG URLs: anything but the raw value, which may hold a password.
+  if (parsed == null) return 'the DATABASE_URL hosts'
+  return `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}:${parsed.port || 5432}${parsed.pathname}`
+}
+
 export async function openProcessDatabase (config: Config, log: Logger): Promise<ProcessDatabase> {
-  if (config.databaseUrl != null) return { url: config.databaseUrl, embedded: false, stop: async () => {} }
+  if (config.databaseUrl != null) {
+    log.info(`Database: external PostgreSQL at ${databaseLocation(config.databaseUrl)}`)
+    return { url: config.databaseUrl, embedded: false, stop: async () => {} }
+  }
   const embedded = await startEmbeddedPostgres(config.dataDir, log)
   return { url: embedded.url, embedded: true, stop: embedded.stop }
 }

@@ -107,7 +107,7 @@ export async function startEmbeddedPostgres (dataDir: string, log: Logger, datab
 
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
   await createDatabaseIfMissing(`postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`, database)
-  log.info(`embedded PostgreSQL listening on 127.0.0.1:${port}`)
+  log.info(`Database: embedded PostgreSQL in ${dir}, listening on 127.0.0.1:${port}`)
   return {
     url,
     stop: async () => {

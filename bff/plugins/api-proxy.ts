@@ -101,6 +101,8 @@ export default async function apiProxy (fastify: FastifyInstance, opts: ApiProxy
     upstream: opts.apiUrl,
     prefix: PROXY_PREFIX,
     rewritePrefix: '/api',
+    // One line per request comes from RequestLog (server-options.ts), not the proxy's own two.
+    disableRequestLogging: true,
     // Malformed targets get our 400 before http-proxy's own path check answers with its internal wording.
     preHandler: async request => {
       if (apiPath(request.url) == null) throw validationError(['path: malformed'])

@@ -20,7 +20,7 @@ export default fp(async fastify => {
       ? { status: 502, body: { error: 'Service unavailable' } }
       : mapError(err)
     if (status >= 500) request.log.error({ err }, 'request failed')
-    else request.log.info({ status, error: body.error }, 'request rejected')
+    else request.log.debug({ status, error: body.error }, 'request rejected')
     return sendError(request, reply, status, body)
   })
 

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
+import { prettyFactory, type PrettyOptions } from 'pino-pretty'
 import t from 'tap'
 import { loggerOptions } from '../../server-options.js'
 import { build, json, PUBLIC_IP } from '../helper.js'
@@ -27,8 +28,19 @@ t.test('logs are JSON with secrets redacted', async t => {
     payload: { code: 'body-code-111', title: 'visible' }
   })
 
-  t.ok(lines.length >= 2, 'request logged')
-  for (const line of lines) JSON.parse(line) // every line is JSON
+  const entries = lines.map(line => JSON.parse(line)) // every line is JSON
+  const requestLines = entries.filter(entry => entry.responseTime != null)
+  t.equal(requestLines.length, 1, 'one line per request')
+  t.match(requestLines[0], {
+    level: 30,
+    method: 'POST',
+    url: '/test/log?token=[redacted]&code=[redacted]&page=2',
+    statusCode: 200,
+    responseTime: Number,
+    reqId: String,
+    msg: /^POST \/test\/log\?token=\[redacted\]&code=\[redacted\]&page=2 200 [\d.]+ms$/
+  })
+  t.notOk(entries.some(entry => /^(incoming request|request completed)$/.test(entry.msg)), 'no Fastify request pair')
   const all = lines.join('\n')
   for (const secret of ['hunter2-top', 'nested-pass', 'nested-token', 'query-token-123', 'query-code-456', 'header-token-789', 'cookie-token-000', 'body-code-111']) {
     t.notMatch(all, secret, `${secret} not logged`)
@@ -36,6 +48,15 @@ t.test('logs are JSON with secrets redacted', async t => {
   t.match(all, /page=2/, 'harmless query parameters stay')
   t.match(all, /visible/, 'harmless fields stay')
   t.match(all, /\[redacted\]/)
+})
+
+t.test('on a terminal (pino-pretty) a request is one line', async t => {
+  const { transport } = loggerOptions({ logLevel: 'info' }, true) as { transport: { target: string, options: PrettyOptions } }
+  t.equal(transport.target, 'pino-pretty')
+  const pretty = prettyFactory({ ...transport.options, colorize: false })
+  const line = { level: 30, time: 0, pid: 1, hostname: 'h', instance: 'bff', reqId: 'r-1', method: 'GET', url: '/bff/api/x' }
+  const out = pretty({ ...line, statusCode: 200, responseTime: 1.5, remoteAddress: '127.0.0.1', msg: 'GET /bff/api/x 200 1.5ms' })
+  t.match(out, /^\[[\d:.]+\] INFO: \[bff\] GET \/bff\/api\/x 200 1\.5ms\n$/)
 })
 
 t.test('X-Request-Id is taken only from a trusted proxy, and only when well-formed (#21)', async t => {

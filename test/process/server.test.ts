@@ -1,45 +1,129 @@
-// server.ts as a real process: start-up, graceful shutdown with a request in flight, crash handling.
+// server.ts as a real process: start-up output, .env, graceful shutdown with a request in flight, crash handling.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtemp } from 'node:fs/promises'
-import { connect } from 'node:net'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { connect, createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { eventually } from '../helper.js'
 import { testDatabaseUrl } from '../setup/database.js'
 
 interface Server { child: ChildProcessWithoutNullStreams, apiPort: number, bffPort: number, output: string[], exited: Promise<number | null> }
 
-async function startServer (env: Record<string, string> = {}, preload: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...preload.flatMap(p => ['--import', p]), '--import', 'tsx', 'server.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'recipes-server-')),
-      DATABASE_URL: await testDatabaseUrl(),
-      PORT: '0',
-      BFF_PORT: '0',
-      LOG_LEVEL: 'info',
-      ...env
-    }
+type Env = Record<string, string | undefined>
+
+const SERVER = path.resolve('server.ts')
+// Absolute: the process runs in its own temporary folder, so a developer's .env in the checkout stays out of the tests.
+const TSX = import.meta.resolve('tsx')
+
+/** server.ts in a fresh temporary folder (its cwd and DATA_DIR); an `undefined` value leaves a variable unset. */
+async function spawnServer (env: Env, preload: string[] = [], cwd?: string): Promise<{ child: ChildProcessWithoutNullStreams, output: string[], exited: Promise<number | null> }> {
+  const dir = cwd ?? await mkdtemp(path.join(tmpdir(), 'recipes-server-'))
+  const child = spawn(process.execPath, [...preload.flatMap(p => ['--import', p]), '--import', TSX, SERVER], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'data'), ...env }
   })
   const output: string[] = []
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()))
   const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
-  const ports: number[] = []
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString())
-      for (const match of chunk.toString().matchAll(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/g)) ports.push(Number(match[1]))
-      if (ports.length === 2) resolve()
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-    exited.then(code => reject(new Error(`server exited with ${code}: ${output.join('')}`)), reject)
-  })
-  return { child, apiPort: ports[0], bffPort: ports[1], output, exited }
+  // After a failed assertion, a live process would keep this file running until tap's timeout.
+  t.teardown(() => { if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL') })
+  return { child, output, exited }
 }
 
-t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
+async function startServer (env: Env = {}, preload: string[] = [], cwd?: string): Promise<Server> {
+  const spawned = await spawnServer({ DATABASE_URL: await testDatabaseUrl(), PORT: '0', BFF_PORT: '0', LOG_LEVEL: 'info', ...env }, preload, cwd)
+  const listening = async () => {
+    const out = spawned.output.join('')
+    const api = /API listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+    const bff = /Web proxy listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+    return api != null && bff != null && { apiPort: Number(api[1]), bffPort: Number(bff[1]) }
+  }
+  const ports = await Promise.race([
+    eventually(listening, 30_000),
+    spawned.exited.then(code => { throw new Error(`server exited with ${code}: ${spawned.output.join('')}`) })
+  ])
+  return { ...spawned, ...ports }
+}
+
+/** The JSON log lines written so far. */
+const logLines = (server: { output: string[] }): Array<Record<string, any>> =>
+  server.output.join('').split('\n').filter(line => line.startsWith('{')).map(line => JSON.parse(line))
+
+async function occupiedPort (t: Test): Promise<number> {
+  const blocker = createServer()
+  await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { blocker.close() })
+  return (blocker.address() as AddressInfo).port
+}
+
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise(resolve => server.close(resolve))
+  return port
+}
+
+t.test('start-up: one line per listener, the database and cache without credentials; one line per request', async t => {
+  const databaseUrl = await testDatabaseUrl()
   const server = await startServer()
+  t.teardown(async () => { server.child.kill('SIGTERM'); await server.exited })
+  const { hostname, port, pathname, password } = new URL(databaseUrl)
+  const messages = logLines(server).map(line => line.msg)
+  const api = `http://127.0.0.1:${server.apiPort}`
+  t.ok(messages.includes(`Database: external PostgreSQL at ${hostname}:${port || 5432}${pathname}`), 'database location')
+  t.ok(messages.includes('Cache: in-process (set REDIS_URL to share it between instances)'), 'cache')
+  t.ok(messages.includes(`API listening on ${api}`))
+  t.ok(messages.includes(`API docs at ${api}/api/docs`))
+  t.ok(messages.includes(`Web proxy listening on http://127.0.0.1:${server.bffPort}, forwarding /bff/api to ${api}/api`))
+  t.notOk(messages.some(msg => /^Server listening/.test(msg)), "Fastify's own listening lines are replaced")
+  t.notMatch(server.output.join(''), /postgres(ql)?:\/\//, 'no database URL')
+  if (password !== '') t.notMatch(server.output.join(''), password, 'no database password')
+  t.notMatch(server.output.join(''), /\.env/, 'no .env, no mention of it')
+
+  t.equal((await fetch(`${api}/readyz?token=secret-in-query`)).status, 200)
+  t.equal((await fetch(`http://127.0.0.1:${server.bffPort}/bff/api/nothing`)).status, 404)
+  const completed = async (url: string) => await eventually(async () => logLines(server).filter(line => line.url === url).length > 0)
+  await completed('/bff/api/nothing')
+  await completed('/readyz?token=[redacted]')
+  const lines = logLines(server)
+  t.notMatch(server.output.join(''), 'secret-in-query')
+  t.notOk(lines.some(line => ['incoming request', 'request completed'].includes(line.msg)), 'no Fastify request lines')
+  for (const [url, instance, statusCode] of [['/readyz?token=[redacted]', undefined, 200], ['/bff/api/nothing', 'bff', 404]] as const) {
+    const requestLines = lines.filter(line => line.url === url)
+    t.equal(requestLines.length, 1, `one line for ${url}`)
+    t.match(requestLines[0], { level: 30, instance, method: 'GET', url, statusCode, responseTime: Number, reqId: String, msg: `GET ${url} ${statusCode} ${requestLines[0].responseTime}ms` })
+  }
+})
+
+for (const [variable, other] of [['PORT', 'BFF_PORT'], ['BFF_PORT', 'PORT']]) {
+  t.test(`${variable} already in use: one clear line and exit 1`, async t => {
+    const port = await occupiedPort(t)
+    const server = await spawnServer({ DATABASE_URL: await testDatabaseUrl(), [variable]: String(port), [other]: '0' })
+    t.equal(await server.exited, 1)
+    const fatal = logLines(server).filter(line => line.level === 60)
+    t.same(fatal.map(line => line.msg), [`Port ${port} is already in use: set ${variable} to a free port`])
+    t.notMatch(server.output.join(''), /stack|EADDRINUSE/, 'no stack trace')
+  })
+}
+
+t.test('.env in the working directory is read; the real environment wins over it', async t => {
+  const cwd = await mkdtemp(path.join(tmpdir(), 'recipes-server-env-'))
+  const bffPort = await freePort()
+  // LOG_LEVEL=warn from the file would hide the listening lines startServer waits for.
+  await writeFile(path.join(cwd, '.env'), `LOG_LEVEL=warn\nBFF_PORT=${bffPort}\n`)
+  const server = await startServer({ LOG_LEVEL: 'info', BFF_PORT: undefined }, [], cwd)
+  t.teardown(async () => { server.child.kill('SIGTERM'); await server.exited })
+  t.equal(server.bffPort, bffPort, 'a variable only in the file is used')
+  t.ok(logLines(server).some(line => line.level === 30), 'LOG_LEVEL from the environment wins over the file')
+  t.ok(logLines(server).some(line => line.msg === `Read ${path.join(cwd, '.env')} (variables set in the environment take precedence)`))
+})
+
+t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
+  // debug: the "incoming" line tells when the request has arrived (info logs a request once it completes).
+  const server = await startServer({ LOG_LEVEL: 'debug' })
   const ready = await fetch(`http://127.0.0.1:${server.apiPort}/readyz`)
   t.equal(ready.status, 200)
   t.equal((await fetch(`http://127.0.0.1:${server.bffPort}/bff/api/nothing`)).status, 404, 'the web proxy listens too')
@@ -52,7 +136,7 @@ t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
   let response = ''
   socket.on('data', d => { response += d.toString() })
   const logged = (text: string) => eventually(async () => server.output.join('').includes(text))
-  await logged('/api/in-flight')
+  await logged('incoming POST /api/in-flight')
   server.child.kill('SIGTERM')
   await logged('shutting down')
   socket.end(body.slice(5))
@@ -74,11 +158,9 @@ for (const failure of ['exception', 'rejection']) {
 }
 
 t.test('bad configuration: one clear line and exit 1', async t => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { env: { PATH: process.env.PATH, PORT: 'not-a-port' } })
-  let stderr = ''
-  child.stderr.on('data', d => { stderr += d.toString() })
-  const code = await new Promise(resolve => child.on('exit', resolve))
-  t.equal(code, 1)
+  const server = await spawnServer({ PORT: 'not-a-port' })
+  t.equal(await server.exited, 1)
+  const stderr = server.output.join('')
   t.equal(stderr.trim().split('\n').length, 1, 'a single line')
   t.match(stderr, /^Invalid configuration: .*PORT/)
 })
