@@ -8,7 +8,7 @@ interface Operation { operationId?: string, parameters?: Parameter[], requestBod
 interface OpenApiDocument { paths?: Record<string, Record<string, Operation>>, components?: { schemas?: Record<string, Schema> } }
 
 /** `recipes.listRevisions` -> `RecipesListRevisions`. */
-export function pascalName (operationId: string): string {
+function pascalName (operationId: string): string {
   return operationId.split(/[^A-Za-z0-9]+/).filter(Boolean).map(part => part[0].toUpperCase() + part.slice(1)).join('')
 }
 
@@ -44,6 +44,15 @@ function nameBodies (operation: Operation, schemas: Record<string, Schema>): voi
       schemas[component] = media.schema
       media.schema = { $ref: `#/components/schemas/${component}` }
     }
+  }
+}
+
+/** What the API's and the web proxy's documents share: finished documents, registered schemas under their own names. */
+export const documentOptions = {
+  transformObject: (document: { openapiObject: object } | { swaggerObject: object }) =>
+    finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
+  refResolver: {
+    buildLocalReference: (json: { $id?: unknown }, _baseUri: unknown, _fragment: string, i: number) => typeof json.$id === 'string' ? json.$id : `def-${i}`
   }
 }
 

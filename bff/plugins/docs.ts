@@ -2,7 +2,7 @@
 // (the proxied operations are the API's, in the API's own document). JSON only, no UI.
 import swagger from '@fastify/swagger'
 import fp from 'fastify-plugin'
-import { finishDocument } from '../../lib/openapi-document.js'
+import { documentOptions } from '../../lib/openapi-document.js'
 import { DOCS_PATH, infoDescription, SESSION_TAG } from '../openapi.js'
 
 export default fp(async (fastify, opts: { cookieName: string, timeoutMs: number }) => {
@@ -22,10 +22,7 @@ export default fp(async (fastify, opts: { cookieName: string, timeoutMs: number 
     // schema and stand for all of the API's operations, which info.description covers instead; this route is untagged too.
     hideUntagged: true,
     // As in the API's document: named bodies for generated clients, registered schemas under their own names.
-    transformObject: document => finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}`
-    }
+    ...documentOptions
   })
 
   // A GET, so the origin check lets it through; outside /bff/api, so it is never proxied.

@@ -30,23 +30,21 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   503: 'A dependency is unavailable; try again later'
 }
 
-const errorBody = (route: RouteOptions, code: string) => ({
-  $ref: route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse',
-  description: ERROR_DESCRIPTIONS[code] ?? 'Error'
-})
+const describe = (code: string) => ERROR_DESCRIPTIONS[code] ?? 'Error'
 
 /** Adds `codes` to a route's documented responses, as the error body its family uses, unless already declared. */
 export function documentErrors (route: RouteOptions, codes: number[]): void {
   if (route.schema == null || route.schema.hide === true) return
   const response = (route.schema.response ??= {}) as ResponseMap
-  for (const code of codes) response[code] ??= errorBody(route, String(code))
+  const $ref = route.config?.envelope === true ? 'EnvelopeError' : 'ErrorResponse'
+  for (const code of codes) response[code] ??= { $ref, description: describe(String(code)) }
 }
 
 /** A declared error response without its own description gets the status's description. */
 function describeErrors (route: RouteOptions): void {
   const response = route.schema?.response as Record<string, { $ref?: string, description?: string }> | undefined
   for (const [code, schema] of Object.entries(response ?? {})) {
-    if (Number(code) >= 400 && schema.$ref != null && schema.description == null) response![code] = { ...schema, ...errorBody(route, code), $ref: schema.$ref }
+    if (Number(code) >= 400 && schema.$ref != null && schema.description == null) response![code] = { ...schema, description: describe(code) }
   }
 }
 

@@ -2,7 +2,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fp from 'fastify-plugin'
-import { finishDocument } from '../../lib/openapi-document.js'
+import { documentOptions } from '../../lib/openapi-document.js'
 
 export default fp(async fastify => {
   await fastify.register(swagger, {
@@ -24,12 +24,8 @@ export default fp(async fastify => {
       }
     },
     hideUntagged: true,
-    // Named bodies and optional defaulted parameters for generated clients (lib/openapi-document.ts).
-    transformObject: document => finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
-    // Keep registered schemas under their own names in components.schemas.
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}`
-    }
+    // Named bodies and optional defaulted parameters for generated clients; registered schemas under their own names.
+    ...documentOptions
   })
   await fastify.register(swaggerUi, {
     routePrefix: '/api/docs',

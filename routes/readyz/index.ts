@@ -1,6 +1,7 @@
 // Readiness: the instance can serve traffic only while both its database and its cache answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { described } from '../../schemas/common.js'
 
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('error')])
 const Readiness = Type.Object({
@@ -26,8 +27,8 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
       operationId: 'operations.readiness',
       summary: 'Readiness: database and cache reachable',
       response: {
-        200: Type.Object(Readiness.properties, { description: 'Ready: every check is ok' }),
-        503: Type.Object(Readiness.properties, { description: 'Not ready: `checks` names the failing dependency' })
+        200: described('Ready: every check is ok', Readiness),
+        503: described('Not ready: `checks` names the failing dependency', Readiness)
       }
     }
   }, async (_request, reply) => {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { DateTime, ErrorRef, pagination, Pagination, PaginationQuery, RecipeParams, ref } from '../../../schemas/common.js'
+import { DateTime, described, ErrorRef, pagination, Pagination, PaginationQuery, RecipeParams, ref } from '../../../schemas/common.js'
 import { Recipe } from '../../../schemas/recipes.js'
 
 const Bookmarked = Type.Object({ message: Type.String(), bookmarked: Type.Boolean() })
@@ -36,8 +36,8 @@ const bookmarks: FastifyPluginAsyncTypebox = async fastify => {
         '201 when the bookmark is new, 200 when it was already there.',
       params: RecipeParams,
       response: {
-        200: Type.Object(Bookmarked.properties, { description: 'Already bookmarked' }),
-        201: Type.Object(Bookmarked.properties, { description: 'Bookmarked' }),
+        200: described('Already bookmarked', Bookmarked),
+        201: described('Bookmarked', Bookmarked),
         404: ErrorRef
       }
     }
@@ -52,7 +52,7 @@ const bookmarks: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'Remove a bookmark (and the recipe from Saved Recipes)',
       description: 'Works on your own bookmark even when you can no longer see the recipe. Nothing to remove: 200 if you can see the recipe, otherwise 404.',
       params: RecipeParams,
-      response: { 200: Type.Object(Bookmarked.properties, { description: 'Not bookmarked (any more)' }), 404: ErrorRef }
+      response: { 200: described('Not bookmarked (any more)', Bookmarked), 404: ErrorRef }
     }
   }, async request => {
     await service.unbookmark(currentUser(request).id, request.params.recipeId)
