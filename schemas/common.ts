@@ -24,7 +24,11 @@ export const Pagination = Type.Object({
   total: Type.Integer({ minimum: 0 }),
   totalPages: Type.Integer({ minimum: 0 }),
   hasNext: Type.Boolean(),
-  hasPrev: Type.Boolean()
+  hasPrev: Type.Boolean(),
+  totalExact: Type.Boolean({
+    description: 'false when `total` is a lower bound: the recipe listing counts filtered matches up to 10,000. ' +
+      '`hasNext` is exact either way.'
+  })
 }, { $id: 'Pagination' })
 
 /** A `$ref` to a registered schema that keeps its static type. */
@@ -42,9 +46,13 @@ export const PaginationQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
 })
 
-export function pagination (page: number, limit: number, total: number): Static<typeof Pagination> {
+/**
+ * The pagination block of a list. Lists that fetch one row past the page pass `hasNext`; a capped count passes
+ * `totalExact: false`.
+ */
+export function pagination (page: number, limit: number, total: number, known: { hasNext?: boolean, totalExact?: boolean } = {}): Static<typeof Pagination> {
   const totalPages = Math.ceil(total / limit)
-  return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 }
+  return { page, limit, total, totalPages, hasNext: known.hasNext ?? page < totalPages, hasPrev: page > 1, totalExact: known.totalExact ?? true }
 }
 
 /** `T` or null. */

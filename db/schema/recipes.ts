@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt, id, updatedAt } from './columns.js'
 import { users } from './users.js'
 
@@ -46,7 +46,7 @@ export const recipes = pgTable('recipes', {
   updatedAt: updatedAt()
 }, t => [
   uniqueIndex('recipes_author_slug_key').on(t.authorId, t.slug),
-  index('recipes_created_at_idx').on(t.createdAt),
+  index('recipes_created_at_idx').on(t.createdAt, t.id),
   index('recipes_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')),
   index('recipes_author_created_idx').on(t.authorId, t.createdAt, t.id),
@@ -59,6 +59,17 @@ export const recipes = pgTable('recipes', {
   check('recipes_moderation_check', sql`${t.moderationStatus} in (${oneOf(MODERATION_STATUSES)})`),
   check('recipes_counters_check', sql`${t.likeCount} >= 0 and ${t.commentCount} >= 0 and ${t.ratingCount} >= 0`)
 ])
+
+/**
+ * One row kept by triggers (migration 0011): how many recipes the public listing holds, exact under any write, and a
+ * version that moves whenever anything a listing filter reads changes (membership, title, ingredients, filters, tags,
+ * usernames). Filtered totals are cached per version, so a cached total is never older than the data.
+ */
+export const recipeListing = pgTable('recipe_listing', {
+  id: boolean('id').primaryKey().default(true),
+  listedCount: bigint('listed_count', { mode: 'number' }).notNull().default(0),
+  version: bigint('version', { mode: 'number' }).notNull().default(0)
+}, t => [check('recipe_listing_one_row', sql`${t.id}`)])
 
 export const tags = pgTable('tags', {
   id: id(),

@@ -7,6 +7,7 @@ import fastifyJwt from '@fastify/jwt'
 import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { tryCache as tryCacheOr } from '../external/cache.js'
 import { AUTH_REQUIRED, AuthenticationRequired, INVALID_TOKEN, InvalidToken, ServiceUnavailable } from '../../lib/errors.js'
 import type { AuthState } from './repositories/users.js'
 import { documentErrors } from './schemas.js'
@@ -96,15 +97,7 @@ export default fp(async fastify => {
   fastify.decorateRequest('user', null)
   fastify.decorateRequest('tokenClaims', null)
 
-  /** A cache read or write that may fail (Redis down): the database stays the answer. */
-  async function tryCache<T> (work: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await work()
-    } catch (err) {
-      fastify.log.warn({ err }, 'cache unavailable')
-      return undefined
-    }
-  }
+  const tryCache = async <T>(work: () => Promise<T>) => await tryCacheOr(fastify.log, work)
 
   let lastPurge = 0
   function purgeExpiredSometimes (): void {
@@ -172,10 +165,14 @@ export default fp(async fastify => {
     let state: AuthState | null
     let isRevoked: boolean
     try {
-      // Strict routes read the database (exact, even across instances); optional ones may use the cache.
-      [state, isRevoked] = strict
-        ? await Promise.all([users.authState(fastify.db, claims.userId), revoked.isRevoked(fastify.db, claims.jti)])
-        : await Promise.all([cachedState(claims.userId), tokens.isRevoked(claims.jti)])
+      // Strict routes read the database in one query (exact, even across instances); optional ones may use the cache.
+      if (strict) {
+        const session = await users.sessionState(fastify.db, claims.userId, claims.jti)
+        state = session
+        isRevoked = session?.revoked ?? true
+      } else {
+        [state, isRevoked] = await Promise.all([cachedState(claims.userId), tokens.isRevoked(claims.jti)])
+      }
     } catch (err) {
       if (!strict) return INVALID_TOKEN
       request.log.error({ err }, 'auth state unavailable')

@@ -1,4 +1,5 @@
 // The cache (token deny-list, short-lived lookups, rate-limit counters): Redis when REDIS_URL is set, else in-process.
+import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
@@ -24,6 +25,16 @@ declare module 'fastify' {
     cache: Cache
     /** The shared Redis connection, or null when running with the in-process cache. */
     redis: Redis | null
+  }
+}
+
+/** A cache read or write that may fail (Redis down): logged, and undefined, so the database stays the answer. */
+export async function tryCache<T> (log: FastifyBaseLogger, work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work()
+  } catch (err) {
+    log.warn({ err }, 'cache unavailable')
+    return undefined
   }
 }
 

@@ -19,7 +19,12 @@ export type RecipeFields = Omit<typeof recipes.$inferInsert,
   'id' | 'authorId' | 'slug' | 'moderationStatus' | 'likeCount' | 'commentCount' | 'ratingCount' | 'ratingSum' | 'createdAt' | 'updatedAt'>
 
 export interface Page<T> { items: T[], total: number }
+/** A page of a list whose total is counted separately: `hasNext` comes from one row past the page. */
+export interface Slice<T> { items: T[], hasNext: boolean }
 type Fragment = ReturnType<typeof listedRecipe>
+
+/** How many of the newest recipes the feed looks through before it asks each followed author instead. */
+const FEED_WINDOW = 1000
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
@@ -42,14 +47,54 @@ function orderBy (db: Db, sort: RecipeSort) {
   }
 }
 
+/**
+ * Up to `count` recipes of `where` in `order` from `offset` on. The ids are found first and the full columns computed
+ * for those rows only, so skipped rows of a deep page cost an index entry each.
+ */
+async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from (select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}) p
+    join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by ${order}`
+  return found.map(mapRecipe)
+}
+
 async function page (db: Db, where: Fragment, order: Fragment, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
-  const [rows, [{ total }]] = await Promise.all([
-    db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)} from recipes r join users a on a.id = r.author_id
-      where ${where} order by ${order} limit ${limit} offset ${(pageNo - 1) * limit}`,
-    // Filters never need the author row (the author filter resolves the id first), so counting skips the join.
+  const [items, [{ total }]] = await Promise.all([
+    rows(db, where, order, viewerId, (pageNo - 1) * limit, limit),
     db<Array<{ total: number }>>`select count(*)::int as total from recipes r where ${where}`
   ])
-  return { items: rows.map(mapRecipe), total }
+  return { items, total }
+}
+
+/** The first `limit` of rows fetched with one extra. */
+const slice = (found: RecipeView[], limit: number): Slice<RecipeView> => ({ items: found.slice(0, limit), hasNext: found.length > limit })
+
+/** How many rows match, counting no further than `cap` (the count stops there). */
+async function countUpTo (db: Db, where: Fragment, cap: number): Promise<number> {
+  const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from (select 1 from recipes r where ${where} limit ${cap}) s`
+  return n
+}
+
+/** The listing conditions of every filter but `search` (which list() splits into its two phases). */
+function filtered (db: Db, filters: RecipeFilters): Fragment {
+  const conditions = [listedRecipe(db)]
+  if (filters.type != null) conditions.push(db`r.type = ${filters.type}`)
+  if (filters.difficulty != null) conditions.push(db`r.difficulty = ${filters.difficulty}`)
+  if (filters.cuisine != null) conditions.push(db`lower(r.cuisine) = ${filters.cuisine.toLowerCase()}`)
+  // A recipe with no time at all is not known to fit in maxTime.
+  if (filters.maxTime != null) conditions.push(db`coalesce(r.total_time, r.prep_time + r.cook_time, r.prep_time, r.cook_time) <= ${filters.maxTime}`)
+  if (filters.author != null) conditions.push(db`r.author_id = (select id from users where username_key = ${filters.author.normalize('NFKC').toLowerCase()})`)
+  if (filters.tag != null) {
+    conditions.push(db`exists (select 1 from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id and t.slug = ${filters.tag})`)
+  }
+  return conditions.reduce((acc, c) => db`${acc} and ${c}`)
+}
+
+/** The search text as matched (lower-cased, trimmed; '' for none) and its LIKE pattern with wildcards literal. */
+export function searchTerm (filters: RecipeFilters): { text: string, pattern: string } {
+  const text = filters.search?.trim().toLowerCase() ?? ''
+  return { text, pattern: `%${escapeLike(text)}%` }
 }
 
 export const recipesRepository = {
@@ -106,27 +151,40 @@ export const recipesRepository = {
       select ${recipeId}, u.id from users u where u.id = any(${userIds}::text[]) on conflict do nothing`
   },
 
-  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
-    const conditions = [listedRecipe(db)]
-    let rank = db``
-    const search = filters.search?.trim().toLowerCase() ?? ''
-    if (search !== '') {
-      const pattern = `%${escapeLike(search)}%`
-      conditions.push(db`(lower(r.title) like ${pattern} or r.ingredients_text like ${pattern})`)
-      // Title matches rank above ingredient-only matches.
-      rank = db`(lower(r.title) like ${pattern}) desc,`
-    }
-    if (filters.type != null) conditions.push(db`r.type = ${filters.type}`)
-    if (filters.difficulty != null) conditions.push(db`r.difficulty = ${filters.difficulty}`)
-    if (filters.cuisine != null) conditions.push(db`lower(r.cuisine) = ${filters.cuisine.toLowerCase()}`)
-    // A recipe with no time at all is not known to fit in maxTime.
-    if (filters.maxTime != null) conditions.push(db`coalesce(r.total_time, r.prep_time + r.cook_time, r.prep_time, r.cook_time) <= ${filters.maxTime}`)
-    if (filters.author != null) conditions.push(db`r.author_id = (select id from users where username_key = ${filters.author.normalize('NFKC').toLowerCase()})`)
-    if (filters.tag != null) {
-      conditions.push(db`exists (select 1 from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id and t.slug = ${filters.tag})`)
-    }
-    const where = conditions.reduce((acc, c) => db`${acc} and ${c}`)
-    return await page(db, where, db`${rank} ${orderBy(db, filters.sort ?? 'newest')}`, viewerId, pageNo, limit)
+  /**
+   * A page of the public listing. A search runs in two phases, each an index-ordered scan that stops at the page:
+   * title matches first, then recipes matching only by ingredient, both in the requested order.
+   */
+  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Slice<RecipeView>> {
+    const where = filtered(db, filters)
+    const order = orderBy(db, filters.sort ?? 'newest')
+    const offset = (pageNo - 1) * limit
+    const search = searchTerm(filters)
+    if (search.text === '') return slice(await rows(db, where, order, viewerId, offset, limit + 1), limit)
+    const byTitle = db`${where} and lower(r.title) like ${search.pattern}`
+    const titled = await rows(db, byTitle, order, viewerId, offset, limit + 1)
+    if (titled.length > limit) return slice(titled, limit)
+    // The title matches end on this page (or before it): ingredient-only matches follow them.
+    const titleTotal = titled.length > 0 || offset === 0 ? offset + titled.length : await countUpTo(db, byTitle, offset)
+    const byIngredient = db`${where} and r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern})`
+    const rest = await rows(db, byIngredient, order, viewerId, offset + titled.length - titleTotal, limit + 1 - titled.length)
+    return slice([...titled, ...rest], limit)
+  },
+
+  /** How many recipes list() finds for these filters, counting no further than `cap` + 1. */
+  async count (db: Db, filters: RecipeFilters, cap: number): Promise<number> {
+    const search = searchTerm(filters)
+    const where = search.text === ''
+      ? filtered(db, filters)
+      : db`${filtered(db, filters)} and (lower(r.title) like ${search.pattern} or r.ingredients_text like ${search.pattern})`
+    return await countUpTo(db, where, cap + 1)
+  },
+
+  /** The trigger-kept listed count and listing version (migration 0011). */
+  async listing (db: Db): Promise<{ listedCount: number, version: string }> {
+    const [row] = await db<Array<{ listedCount: number, version: string }>>`
+      select listed_count::int as listed_count, version::text as version from recipe_listing`
+    return row ?? { listedCount: 0, version: '0' }
   },
 
   /** An author's recipes that the viewer may see, newest first. */
@@ -146,26 +204,37 @@ export const recipesRepository = {
    * the (createdAt, id) of the last recipe already shown, so pages stay stable while new recipes arrive.
    */
   async feed (db: Db, userId: string, before: { createdAt: string, id: string } | null, limit: number) {
-    // Newest `limit + 1` visible recipes of each followed author (one index range scan each), then the newest of
-    // those; the full recipe columns are computed for that page only.
-    const after = before == null ? db`` : db`and (r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`
-    const rows = await db<Array<RecipeViewRow & { cursorAt: string }>>`
-      with page as (
-        select c.id, c.created_at from follows f
-        cross join lateral (
-          select r.id, r.created_at from recipes r
-          where r.author_id = f.following_id and ${recipeVisibleTo(db, userId)} ${after}
-          order by r.created_at desc, r.id desc limit ${limit + 1}
-        ) c
-        where f.follower_id = ${userId}
-        order by c.created_at desc, c.id desc limit ${limit + 1}
-      )
+    const after = before == null ? db`true` : db`(r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`
+    const visible = recipeVisibleTo(db, userId)
+    // Whoever follows many active authors finds a page among the newest recipes of all: walk those (a bounded
+    // window of the time index) and keep the followed ones.
+    const recent = db`
+      select r.id, r.created_at from (
+        select r.id from recipes r where ${after} order by r.created_at desc, r.id desc limit ${FEED_WINDOW}) w
+      join recipes r on r.id = w.id
+      where exists (select 1 from follows f where f.follower_id = ${userId} and f.following_id = r.author_id) and ${visible}
+      order by r.created_at desc, r.id desc limit ${limit + 1}`
+    // Otherwise: the newest `limit + 1` of each followed author (one index range scan each), then the newest of those.
+    const perAuthor = db`
+      select c.id, c.created_at from follows f
+      cross join lateral (
+        select r.id, r.created_at from recipes r
+        where r.author_id = f.following_id and ${visible} and ${after}
+        order by r.created_at desc, r.id desc limit ${limit + 1}
+      ) c
+      where f.follower_id = ${userId}
+      order by c.created_at desc, c.id desc limit ${limit + 1}`
+    // The full recipe columns are computed for the page only.
+    const pageOf = async (candidates: Fragment) => await db<Array<RecipeViewRow & { cursorAt: string }>>`
+      with page as (${candidates})
       -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
       select ${recipeColumns(db, userId)}, r.created_at::text as cursor_at
       from page p join recipes r on r.id = p.id join users a on a.id = r.author_id
       order by r.created_at desc, r.id desc`
-    const last = rows.length > limit ? rows[limit - 1] : null
-    return { recipes: rows.slice(0, limit).map(mapRecipe), next: last == null ? null : { createdAt: last.cursorAt, id: last.id } }
+    let found = await pageOf(recent)
+    if (found.length <= limit) found = await pageOf(perAuthor)
+    const last = found.length > limit ? found[limit - 1] : null
+    return { recipes: found.slice(0, limit).map(mapRecipe), next: last == null ? null : { createdAt: last.cursorAt, id: last.id } }
   },
 
   async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {

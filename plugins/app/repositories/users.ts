@@ -111,6 +111,15 @@ export const usersRepository = {
     return row ?? null
   },
 
+  /** The user's auth state and whether the token `jti` is revoked, in one round trip (null: no such user). */
+  async sessionState (db: Db, id: string, jti: string): Promise<(AuthState & { revoked: boolean }) | null> {
+    const [row] = await db<Array<AuthState & { revoked: boolean }>>`
+      select id, email, username, active, banned_at is not null as banned, token_version,
+        exists (select 1 from revoked_tokens where jti = ${jti}) as revoked
+      from users where id = ${id}`
+    return row ?? null
+  },
+
   async findForLogin (db: Db, by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {
     const where = 'email' in by ? db`email = ${by.email}` : db`username_key = ${by.usernameKey}`
     const [row] = await db<LoginRow[]>`

@@ -7,6 +7,7 @@ import { slugOf } from '../../../lib/slug.js'
 import type { RecipeFilters, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
 import type { UsageKind } from '../repositories/plans.js'
+import { createListingTotals } from './listing-totals.js'
 import { inputFromRecipe, normalizeTags, recipeFields } from './recipe-fields.js'
 
 declare module 'fastify' {
@@ -22,6 +23,7 @@ export interface CreateOptions {
 
 export function createRecipeService (fastify: FastifyInstance) {
   const { recipesRepository: recipes, tagsRepository: tags, revisionsRepository: revisions } = fastify
+  const listingTotal = createListingTotals(fastify)
 
   /** The recipe as the viewer sees it; RecipeNotFound when it does not exist or they may not see it. */
   async function get (id: string, viewerId: string | null, db: Db = fastify.db): Promise<RecipeView> {
@@ -69,8 +71,10 @@ export function createRecipeService (fastify: FastifyInstance) {
   return {
     get,
 
+    /** A page of the public listing with its total (see listing-totals.ts for how the total stays cheap). */
     async list (filters: RecipeFilters, viewerId: string | null, page: number, limit: number) {
-      return await recipes.list(fastify.db, filters, viewerId, page, limit)
+      const [found, total] = await Promise.all([recipes.list(fastify.db, filters, viewerId, page, limit), listingTotal(filters)])
+      return { ...found, ...total }
     },
 
     async byAuthor (authorId: string, viewerId: string | null, page: number, limit: number) {
@@ -162,5 +166,5 @@ export default fp(async fastify => {
   fastify.decorate('recipeService', createRecipeService(fastify))
 }, {
   name: 'recipe-service',
-  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'background']
+  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'background', 'cache']
 })

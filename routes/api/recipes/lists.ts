@@ -19,8 +19,8 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
     }
   }, async request => {
     const { page, limit, ...filters } = request.query
-    const { items, total } = await recipes.list(filters, request.user?.id ?? null, page, limit)
-    return { recipes: items, pagination: pagination(page, limit, total) }
+    const { items, total, hasNext, totalExact } = await recipes.list(filters, request.user?.id ?? null, page, limit)
+    return { recipes: items, pagination: pagination(page, limit, total, { hasNext, totalExact }) }
   })
 
   fastify.get('/popular', {

@@ -36,8 +36,8 @@ const tags: FastifyPluginAsyncTypebox = async fastify => {
     const tag = await recipes.tagBySlug(request.params.slug)
     if (tag == null) throw new TagNotFound()
     const { page, limit } = request.query
-    const { items, total } = await recipes.list({ tag: tag.slug }, request.user?.id ?? null, page, limit)
-    return { tag, recipes: items, pagination: pagination(page, limit, total) }
+    const { items, total, hasNext, totalExact } = await recipes.list({ tag: tag.slug }, request.user?.id ?? null, page, limit)
+    return { tag, recipes: items, pagination: pagination(page, limit, total, { hasNext, totalExact }) }
   })
 }
 

@@ -14,7 +14,7 @@ t.test('revision history', async t => {
   t.equal(list.statusCode, 200)
   const { revisions, pagination } = json(list)
   t.same(revisions.map((r: { version: number }) => r.version), [2, 1], 'newest first')
-  t.same(pagination, { page: 1, limit: 12, total: 2, totalPages: 1, hasNext: false, hasPrev: false })
+  t.same(pagination, { page: 1, limit: 12, total: 2, totalPages: 1, hasNext: false, hasPrev: false, totalExact: true })
   t.notOk('recipe' in revisions[0], 'the list carries no snapshots')
   t.equal(revisions[0].editorId, chef.id)
 

@@ -96,3 +96,24 @@ t.test('feed and new-recipe notifications', async t => {
   t.same(await notificationsOf(app, stranger), [], 'nobody else\'s recipes reach someone who follows nobody')
   t.same(await titles(friend), [], 'the reader published nothing')
 })
+
+t.test('the feed finds followed recipes behind a thousand newer ones by others', async t => {
+  const app = await build(t)
+  const reader = await registerUser(app)
+  const chef = await registerUser(app)
+  const prolific = await registerUser(app)
+  await follow(app, reader, chef)
+  for (let i = 0; i < 3; i++) await createRecipe(app, chef, { title: `Chef ${i}` })
+  // Newer than every recipe of the chef: the newest-recipes window holds none of the reader's.
+  await app.db`insert into recipes (id, author_id, slug, title, created_at)
+    select 'newer-' || g, ${prolific.id}, 'newer-' || g, 'Newer ' || g, now() + g * interval '1 second' from generate_series(1, 1500) g`
+  const first = json(await app.inject({ url: '/api/feed?limit=2', headers: bearer(reader) }))
+  t.same(first.recipes.map((r: { title: string }) => r.title), ['Chef 2', 'Chef 1'])
+  const rest = json(await app.inject({ url: `/api/feed?limit=2&cursor=${first.nextCursor}`, headers: bearer(reader) }))
+  t.same(rest.recipes.map((r: { title: string }) => r.title), ['Chef 0'])
+  t.equal(rest.nextCursor, null)
+
+  await follow(app, reader, prolific)
+  const mixed = json(await app.inject({ url: '/api/feed?limit=3', headers: bearer(reader) }))
+  t.same(mixed.recipes.map((r: { title: string }) => r.title), ['Newer 1500', 'Newer 1499', 'Newer 1498'], 'a dense feed is served from the window')
+})

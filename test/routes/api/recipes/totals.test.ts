@@ -1,0 +1,111 @@
+// The listing's `total` (trigger-kept count, version-cached filtered counts, the cap) and search paging across its
+// two phases (title matches, then ingredient-only matches).
+import t from 'tap'
+import { LISTING_COUNT_CAP } from '../../../../plugins/app/services/listing-totals.js'
+import { bearer, build, createRecipe, json, patchRecipe, registerUser } from '../../../helper.js'
+
+t.test('the unfiltered total follows every write that changes the listing', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const bob = await registerUser(app)
+  const total = async () => json(await app.inject('/api/recipes')).pagination.total
+  const soup = await createRecipe(app, ann, { title: 'Soup' })
+  await createRecipe(app, ann, { title: 'Stew' })
+  const bobs = await createRecipe(app, bob, { title: 'Bread' })
+  await createRecipe(app, ann, { title: 'Draft', published: false })
+  await createRecipe(app, ann, { title: 'Secret', visibility: 'private' })
+  t.equal(await total(), 3, 'drafts and private recipes are not counted')
+
+  await patchRecipe(app, ann, soup.id, { visibility: 'friends' })
+  t.equal(await total(), 2, 'a recipe leaving public visibility leaves the count')
+  await patchRecipe(app, ann, soup.id, { visibility: 'public' })
+  t.equal(await total(), 3)
+  await app.db`update recipes set moderation_status = 'flagged' where id = ${soup.id}`
+  t.equal(await total(), 2, 'moderation hides it from the count too')
+  await app.db`update recipes set moderation_status = 'approved' where id = ${soup.id}`
+
+  const like = await app.inject({ method: 'POST', url: `/api/social/recipes/${soup.id}/like`, headers: bearer(bob) })
+  t.equal(like.statusCode, 200)
+  const [{ version: before }] = await app.db`select version::text from recipe_listing`
+  await app.inject({ method: 'DELETE', url: `/api/social/recipes/${soup.id}/like`, headers: bearer(bob) })
+  const [{ version: after }] = await app.db`select version::text from recipe_listing`
+  t.equal(after, before, 'counter updates (likes) do not move the listing version')
+
+  await app.inject({ method: 'DELETE', url: `/api/recipes/${bobs.id}`, headers: bearer(bob) })
+  t.equal(await total(), 2, 'a deleted recipe leaves the count')
+  await app.db`delete from users where id = ${ann.id}`
+  t.equal(await total(), 0, 'recipes removed with their author (cascade) leave the count')
+  const [{ n }] = await app.db`select count(*)::int as n from recipes where published and visibility = 'public'`
+  t.equal(n, 0)
+})
+
+t.test('filtered totals are cached per listing version and never stale', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const search = async (q: string) => json(await app.inject(`/api/recipes?search=${q}`)).pagination
+  await createRecipe(app, ann, { title: 'Lemon tart' })
+  await createRecipe(app, ann, { title: 'Cake', ingredients: ['1 lemon'] })
+  t.match(await search('lemon'), { total: 2, totalExact: true })
+  t.match(await search('LEMON%20'), { total: 2 }, 'case and spaces around the term do not matter')
+
+  const third = await createRecipe(app, ann, { title: 'Lemonade', type: 'drink' })
+  t.match(await search('lemon'), { total: 3 }, 'a new match counts at once')
+  await patchRecipe(app, ann, third.id, { title: 'Orangeade' })
+  t.match(await search('lemon'), { total: 2 }, 'a retitled recipe stops matching at once')
+  t.match(json(await app.inject('/api/recipes?type=drink')).pagination, { total: 1 })
+  await patchRecipe(app, ann, third.id, { type: 'food' })
+  t.match(json(await app.inject('/api/recipes?type=drink')).pagination, { total: 0 }, 'filter fields move the version too')
+
+  await createRecipe(app, ann, { title: 'Tagged', tags: ['citrus'] })
+  t.match(json(await app.inject('/api/recipes?tag=citrus')).pagination, { total: 1 })
+  const untagged = await createRecipe(app, ann, { title: 'Later' })
+  await patchRecipe(app, ann, untagged.id, { tags: ['citrus'] })
+  t.match(json(await app.inject('/api/recipes?tag=citrus')).pagination, { total: 2 }, 'tag changes move the version')
+})
+
+t.test('filtered totals stop at the cap and say so; hasNext stays exact', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  // Tests in this file share a database: count what is already there.
+  const before = json(await app.inject('/api/recipes')).pagination.total
+  await app.db`insert into recipes (id, author_id, slug, title)
+    select 'bulk-' || g, ${ann.id}, 'bulk-' || g, 'Bulk pie ' || g from generate_series(1, ${LISTING_COUNT_CAP + 5}) g`
+  const all = json(await app.inject('/api/recipes')).pagination
+  t.match(all, { total: before + LISTING_COUNT_CAP + 5, totalExact: true }, 'the unfiltered count is exact at any size')
+  const first = json(await app.inject('/api/recipes?search=pie&limit=50')).pagination
+  t.same(first, { page: 1, limit: 50, total: LISTING_COUNT_CAP, totalPages: LISTING_COUNT_CAP / 50, hasNext: true, hasPrev: false, totalExact: false })
+  const beyond = json(await app.inject(`/api/recipes?search=pie&limit=50&page=${LISTING_COUNT_CAP / 50 + 1}`))
+  t.equal(beyond.recipes.length, 5, 'pages past the capped total still serve the rows')
+  t.match(beyond.pagination, { hasNext: false, totalExact: false })
+  const few = json(await app.inject('/api/recipes?search=pie%2010005')).pagination
+  t.match(few, { total: 1, totalExact: true }, 'small filtered totals stay exact')
+})
+
+t.test('search pages: title matches first, then ingredient-only matches, across page boundaries', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  // Created oldest first, so newest-first order is the reverse within each phase.
+  const titled = []
+  for (let i = 1; i <= 5; i++) titled.push(await createRecipe(app, ann, { title: `Basil dish ${i}`, ingredients: ['salt'] }))
+  const other = []
+  for (let i = 1; i <= 4; i++) other.push(await createRecipe(app, ann, { title: `Pasta ${i}`, ingredients: ['fresh basil'] }))
+  await createRecipe(app, ann, { title: 'Unrelated', ingredients: ['rice'] })
+  const expected = [...titled.reverse(), ...other.reverse()].map(r => r.id)
+
+  for (const limit of [1, 2, 3, 4, 5, 6, 9, 10]) {
+    const seen: string[] = []
+    for (let page = 1; ; page++) {
+      const body = json(await app.inject(`/api/recipes?search=basil&limit=${limit}&page=${page}`))
+      seen.push(...body.recipes.map((r: { id: string }) => r.id))
+      t.equal(body.pagination.total, 9)
+      if (!body.pagination.hasNext) break
+      t.ok(page < 20, 'paging ends')
+    }
+    t.same(seen, expected, `limit ${limit}: every match once, title matches first`)
+  }
+  const past = json(await app.inject('/api/recipes?search=basil&limit=4&page=4'))
+  t.same(past.recipes, [], 'a page past the end is empty')
+  t.match(past.pagination, { hasNext: false, hasPrev: true, total: 9 })
+  const oldest = json(await app.inject('/api/recipes?search=basil&sort=oldest&limit=6'))
+  t.same(oldest.recipes.map((r: { id: string }) => r.id), [...expected.slice(0, 5).reverse(), expected.at(-1)], 'each phase keeps the sort')
+})
