@@ -49,8 +49,24 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   let boss: PgBoss | null = null
   let starting: Promise<PgBoss> | null = null
 
+  // pg-boss's create_queue deadlocks when instances create the same queue at once (one gets 40P01): the loser
+  // retries and finds it made. Each queue is created once per instance, not on every send.
+  const created = new Set<string>()
+  async function ensureQueue (instance: PgBoss, name: string): Promise<void> {
+    if (created.has(name)) return
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await instance.createQueue(name)
+        break
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err
+      }
+    }
+    created.add(name)
+  }
+
   async function attach (instance: PgBoss, name: string, handler: Handler): Promise<void> {
-    await instance.createQueue(name)
+    await ensureQueue(instance, name)
     workers.set(name, await instance.work<object>(name, { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 }, async jobs => {
       for (const job of jobs) await handler(job.data)
     }))
@@ -90,7 +106,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   fastify.decorate('queue', {
     async send (name, data, tx) {
       const instance = await started()
-      await instance.createQueue(name)
+      await ensureQueue(instance, name)
       await instance.send(name, data, tx == null ? {} : { db: onTransaction(tx) })
       // Wake this instance's worker instead of waiting for its next poll.
       const worker = workers.get(name)
