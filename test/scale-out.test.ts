@@ -5,7 +5,7 @@ import t from 'tap'
 import { formatResult, runScaleOutCheck } from '../bench/scale-out.js'
 import { TEST_DATABASE_PREFIX } from './setup/names.js'
 
-// Two real processes start one after the other; on a busy machine (the whole suite in parallel) that takes a while.
+// Two real processes start; on a busy machine (the whole suite in parallel) that takes a while.
 // The check has its own deadlines (start, job, stop), so this only bounds the worst case.
 t.setTimeout(240_000)
 
