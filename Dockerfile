@@ -12,9 +12,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./
-COPY db/migrations ./db/migrations
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 3001
 # node is PID 1's child of nothing: it receives SIGTERM directly and shuts down gracefully.
-CMD ["node", "server.js"]
+# A 16 MB young generation: V8 sizes it from the machine's memory otherwise (134 MB on a 24 GB host) for no gain.
+CMD ["node", "--max-semi-space-size=16", "server.js"]
