@@ -1,5 +1,5 @@
 // One log line per request, when it completes: `GET /api/recipes?page=2 200 3.1ms`, with the fields for JSON.
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 
 const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
 
@@ -7,6 +7,10 @@ const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
 export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]')
 
 /** The request-line fields: pretty output hides them, as the message already reads `GET /api/x 200 3.1ms`. */
+/** Whether the logger writes `level` (pino can tell; any other logger is asked to write). */
+const writes = (log: FastifyBaseLogger, level: 'debug' | 'info'): boolean =>
+  (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true
+
 export const REQUEST_LINE_FIELDS = ['method', 'url', 'statusCode', 'responseTime', 'remoteAddress']
 
 /**
@@ -17,11 +21,14 @@ export const REQUEST_LINE_FIELDS = ['method', 'url', 'statusCode', 'responseTime
  */
 export class RequestLog extends LogController {
   override incomingRequest (request: FastifyRequest): void {
+    if (!writes(request.log, 'debug')) return
     const url = redactUrl(request.url)
     request.log.debug({ method: request.method, url }, `incoming ${request.method} ${url}`)
   }
 
   override requestCompleted (err: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // Routes that log at `warn` (probes) skip their request line; nothing is built for a line nobody writes.
+    if (err == null && !writes(request.log, 'info')) return
     const fields = {
       method: request.method,
       url: redactUrl(request.url),

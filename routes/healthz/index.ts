@@ -4,6 +4,8 @@ import { Type } from 'typebox'
 
 const healthz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
+    // Load balancers probe every few seconds: their request lines would drown the log.
+    logLevel: 'warn',
     schema: {
       tags: ['Operations'],
       operationId: 'operations.liveness',

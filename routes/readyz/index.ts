@@ -12,16 +12,21 @@ const Readiness = Type.Object({
 const CHECK_TIMEOUT_MS = 2000
 
 async function probe (fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
+  let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([fn(), new Promise((_resolve, reject) => setTimeout(reject, CHECK_TIMEOUT_MS, new Error('timeout')).unref())])
+    await Promise.race([fn(), new Promise((_resolve, reject) => { timer = setTimeout(reject, CHECK_TIMEOUT_MS, new Error('timeout')) })])
     return 'ok'
   } catch {
     return 'error'
+  } finally {
+    clearTimeout(timer)
   }
 }
 
 const readyz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
+    // Probes are not logged per request; a failing check is (below).
+    logLevel: 'warn',
     schema: {
       tags: ['Operations'],
       operationId: 'operations.readiness',
@@ -31,12 +36,13 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
         503: described('Not ready: `checks` names the failing dependency', Readiness)
       }
     }
-  }, async (_request, reply) => {
+  }, async (request, reply) => {
     const [database, cache] = await Promise.all([
       probe(async () => await fastify.db`select 1`),
       probe(async () => await fastify.cache.ping())
     ])
     const ok = database === 'ok' && cache === 'ok'
+    if (!ok) request.log.warn({ checks: { database, cache } }, 'not ready')
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', checks: { database, cache } })
   })
 }

@@ -83,15 +83,17 @@ t.test('start-up: one line per listener, the database and cache without credenti
   if (password !== '') t.notMatch(server.output.join(''), password, 'no database password')
   t.notMatch(server.output.join(''), /\.env/, 'no .env, no mention of it')
 
-  t.equal((await fetch(`${api}/readyz?token=secret-in-query`)).status, 200)
+  t.equal((await fetch(`${api}/healthz`)).status, 200)
+  t.equal((await fetch(`${api}/api/recipes?token=secret-in-query`)).status, 200)
   t.equal((await fetch(`http://127.0.0.1:${server.bffPort}/bff/api/nothing`)).status, 404)
   const completed = async (url: string) => await eventually(async () => logLines(server).filter(line => line.url === url).length > 0)
   await completed('/bff/api/nothing')
-  await completed('/readyz?token=[redacted]')
+  await completed('/api/recipes?token=[redacted]')
   const lines = logLines(server)
   t.notMatch(server.output.join(''), 'secret-in-query')
   t.notOk(lines.some(line => ['incoming request', 'request completed'].includes(line.msg)), 'no Fastify request lines')
-  for (const [url, instance, statusCode] of [['/readyz?token=[redacted]', undefined, 200], ['/bff/api/nothing', 'bff', 404]] as const) {
+  t.notOk(lines.some(line => line.url === '/healthz'), 'load-balancer probes leave no request line')
+  for (const [url, instance, statusCode] of [['/api/recipes?token=[redacted]', undefined, 200], ['/bff/api/nothing', 'bff', 404]] as const) {
     const requestLines = lines.filter(line => line.url === url)
     t.equal(requestLines.length, 1, `one line for ${url}`)
     t.match(requestLines[0], { level: 30, instance, method: 'GET', url, statusCode, responseTime: Number, reqId: String, msg: `GET ${url} ${statusCode} ${requestLines[0].responseTime}ms` })
