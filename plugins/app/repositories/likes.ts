@@ -1,5 +1,5 @@
 // Likes and the recipe's like counter. The counter moves only with a row that was really inserted or deleted, in
-// the caller's transaction, so it stays equal to the rows under any concurrency.
+// the same statement, so it stays equal to the rows under any concurrency.
 import fp from 'fastify-plugin'
 import type { recipes } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
@@ -13,23 +13,39 @@ declare module 'fastify' {
 
 type LikeCountRow = Pick<typeof recipes.$inferSelect, 'likeCount'>
 
+export interface Liked { added: boolean, likeCount: number, authorId: string, title: string }
+export interface Unliked { removed: boolean, likeCount: number, visible: boolean }
+
 export const likesRepository = {
-  /** Whether this call added the like (false when it was already there). */
-  async add (db: Db, userId: string, recipeId: string): Promise<boolean> {
-    const rows = await db`insert into likes (user_id, recipe_id) values (${userId}, ${recipeId}) on conflict do nothing returning 1`
-    return rows.length > 0
+  /**
+   * Likes the recipe when the viewer may see it (null otherwise): the row and the counter in one statement, so a
+   * storm of likes costs one round trip each. `likeCount` is the new count, or the one read when it was already liked.
+   */
+  async like (db: Db, userId: string, recipeId: string): Promise<Liked | null> {
+    const [row] = await db<Array<{ authorId: string, title: string, likeCount: number, newCount: number | null }>>`
+      with target as (
+        select r.id, r.author_id, r.title, r.like_count from recipes r where r.id = ${recipeId} and ${recipeVisibleTo(db, userId)}),
+      added as (
+        insert into likes (user_id, recipe_id) select ${userId}, id from target on conflict do nothing returning recipe_id),
+      counted as (
+        update recipes r set like_count = r.like_count + 1 from added where r.id = added.recipe_id returning r.like_count)
+      select t.author_id, t.title, t.like_count, (select like_count from counted) as new_count from target t`
+    if (row == null) return null
+    return { added: row.newCount != null, likeCount: row.newCount ?? row.likeCount, authorId: row.authorId, title: row.title }
   },
 
-  /** Whether this call removed a like. */
-  async remove (db: Db, userId: string, recipeId: string): Promise<boolean> {
-    const rows = await db`delete from likes where user_id = ${userId} and recipe_id = ${recipeId} returning 1`
-    return rows.length > 0
-  },
-
-  /** Moves the counter by `delta` (call in the transaction that added or removed the row); the new count. */
-  async adjustCount (db: Db, recipeId: string, delta: 1 | -1): Promise<number> {
-    const [row] = await db<LikeCountRow[]>`update recipes set like_count = like_count + ${delta} where id = ${recipeId} returning like_count`
-    return row?.likeCount ?? 0
+  /** Removes the like whoever may see the recipe now, with the counter, in one statement (null: no such recipe). */
+  async unlike (db: Db, userId: string, recipeId: string): Promise<Unliked | null> {
+    const [row] = await db<Array<{ visible: boolean, likeCount: number, newCount: number | null }>>`
+      with target as (
+        select r.like_count, ${recipeVisibleTo(db, userId)} as visible from recipes r where r.id = ${recipeId}),
+      removed as (
+        delete from likes where user_id = ${userId} and recipe_id = ${recipeId} returning recipe_id),
+      counted as (
+        update recipes r set like_count = r.like_count - 1 from removed where r.id = removed.recipe_id returning r.like_count)
+      select t.visible, t.like_count, (select like_count from counted) as new_count from target t`
+    if (row == null) return null
+    return { removed: row.newCount != null, likeCount: row.newCount ?? row.likeCount, visible: row.visible }
   },
 
   /** The recipe's like count, or null when the viewer may not see the recipe (or it does not exist). */

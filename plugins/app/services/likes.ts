@@ -1,4 +1,4 @@
-// Likes: idempotent, the counter moved in the transaction that adds or removes the row, the author notified at
+// Likes: idempotent, the counter moved in the statement that adds or removes the row, the author notified at
 // most once an hour per fan and recipe. Liking your own recipe is allowed (you are never notified of it).
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -17,23 +17,20 @@ export function createLikeService (fastify: FastifyInstance) {
   return {
     /** Likes a recipe the user may see (RecipeNotFound otherwise); repeating changes nothing. */
     async like (user: { id: string, username: string }, recipeId: string): Promise<LikeStateView> {
-      return await fastify.transaction(async tx => {
-        const recipe = await fastify.recipeService.get(recipeId, user.id, tx)
-        if (!(await likes.add(tx, user.id, recipe.id))) {
-          // Already liked (perhaps by a concurrent request that committed meanwhile): the current count, not the one read above.
-          return { liked: true, likeCount: (await likes.countVisibleTo(tx, recipe.id, user.id)) ?? recipe.likeCount }
-        }
-        await fastify.notificationService.notify(tx, {
-          type: 'like',
-          recipientId: recipe.author.id,
-          actorId: user.id,
-          recipeId: recipe.id,
-          message: `${user.username} liked your recipe "${recipe.title}"`,
-          dedupeKey: `like:${user.id}:${recipe.id}`
-        })
-        // Last: the counter update locks the recipe row until commit, and every like of this recipe waits for it.
-        return { liked: true, likeCount: await likes.adjustCount(tx, recipe.id, 1) }
+      const liked = await likes.like(fastify.db, user.id, recipeId)
+      if (liked == null) throw new RecipeNotFound()
+      // Already liked (perhaps by a concurrent request that committed meanwhile): the current count.
+      if (!liked.added) return { liked: true, likeCount: (await likes.countVisibleTo(fastify.db, recipeId, user.id)) ?? liked.likeCount }
+      // After the like is stored: a failure here costs the author one notification, never the like or its count.
+      await fastify.notificationService.notify(fastify.db, {
+        type: 'like',
+        recipientId: liked.authorId,
+        actorId: user.id,
+        recipeId,
+        message: `${user.username} liked your recipe "${liked.title}"`,
+        dedupeKey: `like:${user.id}:${recipeId}`
       })
+      return { liked: true, likeCount: liked.likeCount }
     },
 
     /**
@@ -42,17 +39,13 @@ export function createLikeService (fastify: FastifyInstance) {
      * exactly like an unknown id.
      */
     async unlike (userId: string, recipeId: string): Promise<UnlikeStateView> {
-      return await fastify.transaction(async tx => {
-        const removed = await likes.remove(tx, userId, recipeId)
-        if (removed) await likes.adjustCount(tx, recipeId, -1)
-        const likeCount = await likes.countVisibleTo(tx, recipeId, userId)
-        if (!removed && likeCount == null) throw new RecipeNotFound()
-        return { liked: false as const, likeCount }
-      })
+      const unliked = await likes.unlike(fastify.db, userId, recipeId)
+      if (unliked == null || (!unliked.removed && !unliked.visible)) throw new RecipeNotFound()
+      return { liked: false as const, likeCount: unliked.visible ? unliked.likeCount : null }
     }
   }
 }
 
 export default fp(async fastify => {
   fastify.decorate('likeService', createLikeService(fastify))
-}, { name: 'like-service', dependencies: ['likes-repository', 'recipe-service', 'notification-service'] })
+}, { name: 'like-service', dependencies: ['likes-repository', 'notification-service'] })
