@@ -1,89 +1,338 @@
-// `npm run bench`: measures the hot routes against a real server and PostgreSQL (no timed assertions in tests).
-// Starts the API on an ephemeral port with the same code as production; DATABASE_URL may point at a seeded database.
-import autocannon from 'autocannon'
-import Fastify from 'fastify'
+// `npm run bench`: the service's hot paths side by side with bare Fastify and PostgreSQL ceilings, on the same Node,
+// in the same run. Builds dist/, prepares the dataset's database (bench/datasets.ts), starts the service
+// (production build), a bare Fastify hello server and a bare Fastify + postgres.js server, each in its own process,
+// then runs BENCH_ROUNDS interleaved rounds and writes bench/results/<date>-<dataset>.{json,md}. See bench/README.md.
+//   BENCH_DATASET=S|M|L (M)  BENCH_SECONDS (5)  BENCH_ROUNDS (3)  BENCH_ONLY=<names>  DATABASE_URL  REDIS_URL
+// Any failed response (not 200, or a body that fails its check) or wrong like counter makes the run invalid: exit 1.
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
 import postgres from 'postgres'
-import fp from 'fastify-plugin'
-import app from '../app.js'
-import { loadConfig } from '../config.js'
-import { prepareDatabase } from '../db/database.js'
-import { serverOptions } from '../server-options.js'
+import { DATASETS, prepareDataset, type Dataset, type DatasetName } from './datasets.js'
+import { measure, type Load, type Measurement } from './load.js'
+import {
+  compareWith, describeMachine, evaluate, markdown, newestReference, summarize, writeResults,
+  type CeilingRecord, type Results, type Round, type ScenarioRecord
+} from './report.js'
+import { CEILING_LABELS, ceilingLoads, scenarios, type CeilingName, type Runtime } from './scenarios.js'
+import { BENCH_PASSWORD, STORM_USERS, fanUsername, stormId, stormUsername } from './seed.js'
+import { REPO, freePort, startChild, type Child, type ProbeReport } from './servers.js'
 
-const RECIPES = Number(process.env.BENCH_RECIPES ?? 100_000)
+const THROUGHPUT_CONNECTIONS = 50
+const LATENCY_CONNECTIONS = 10
+/** Dataset L runs only these, latency only, and compares their p99 with the newest M result. */
+const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
+const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
+  'deep-page', 'login', 'login-detail', 'like-storm', 'mixed']
+const LIFTED = '1000000000'
 
-/** Seeds BENCH_RECIPES public recipes (once per database) in a few statements, not one request each. */
-async function seed (url: string): Promise<string> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} })
-  try {
-    const [{ n }] = await sql`select count(*)::int as n from recipes`
-    if (n < RECIPES) {
-      console.log(`seeding ${RECIPES - n} recipes...`)
-      // 500 authors, all followed by one reader: the feed scenario's worst realistic case.
-      await sql`insert into users (id, email, username, username_key, password)
-        select 'bench-a' || g, 'bench' || g || '@example.com', 'bench' || g, 'bench' || g, 'x' from generate_series(0, 499) g
-        on conflict do nothing`
-      await sql`insert into users (id, email, username, username_key, password)
-        values ('bench-reader', 'reader@example.com', 'reader', 'reader', 'x') on conflict do nothing`
-      await sql`insert into follows (follower_id, following_id) select 'bench-reader', 'bench-a' || g from generate_series(0, 499) g
-        on conflict do nothing`
-      const words = ['tomato', 'basil', 'garlic', 'lemon', 'chicken', 'rice', 'bean', 'mushroom', 'ginger', 'chili', 'apple', 'cinnamon']
-      await sql`
-        insert into recipes (id, author_id, slug, title, ingredients, ingredients_text, cuisine, total_time, like_count)
-        select 'bench-' || g, 'bench-a' || (g % 500), 'recipe-' || g,
-          initcap(w1) || ' and ' || w2 || ' dish ' || g,
-          jsonb_build_array(jsonb_build_object('text', '2 ' || w1, 'name', w1), jsonb_build_object('text', '1 cup ' || w2, 'name', w2)),
-          '2 ' || w1 || e'\n' || w1 || e'\n1 cup ' || w2 || e'\n' || w2,
-          (array['Italian', 'Thai', 'Mexican', 'French'])[1 + g % 4], 10 + g % 120, g % 1000
-        from (select g, ${words}::text[] as w from generate_series(${n + 1}::int, ${RECIPES}::int) g) s,
-          lateral (select w[1 + g % 12] as w1, w[1 + (g / 12) % 12] as w2) pick`
-      await sql`analyze recipes`
-    }
-    return 'bench-1'
-  } finally {
-    await sql.end()
+function settings () {
+  const dataset = (process.env.BENCH_DATASET ?? 'M').toUpperCase()
+  if (!(dataset in DATASETS)) throw new Error(`BENCH_DATASET must be S, M or L, not ${dataset}`)
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+  if (!(seconds > 0)) throw new Error('BENCH_SECONDS must be a positive number')
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('BENCH_ROUNDS must be a positive integer')
+  const only = process.env.BENCH_ONLY == null || process.env.BENCH_ONLY.trim() === ''
+    ? null
+    : process.env.BENCH_ONLY.split(',').map(s => s.trim()).filter(Boolean)
+  const unknown = only?.filter(name => !SCENARIO_NAMES.includes(name)) ?? []
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`)
+  return { dataset: dataset as DatasetName, seconds, rounds, only }
+}
+
+function build (): void {
+  console.log('npm run build')
+  const npm = process.env.npm_execpath
+  const result = npm != null && npm.endsWith('.js')
+    ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: REPO, stdio: 'inherit' })
+    : spawnSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error('npm run build failed: the service cannot be measured')
+}
+
+/** DATABASE_URL without credentials, for the results. */
+function location (url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`
+}
+
+async function startServers (dataset: Dataset, work: string) {
+  const [port, bffPort, helloPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()])
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work }
+  const redisUrl = process.env.REDIS_URL
+  const serviceEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BFF_PORT: String(bffPort),
+    DATA_DIR: path.join(work, 'data'),
+    DATABASE_URL: dataset.url,
+    CACHE_PREFIX: `bench-${dataset.name.toLowerCase()}:`,
+    // Throughput, not the limiters, is measured.
+    RATE_LIMIT_GLOBAL_MAX: LIFTED,
+    RATE_LIMIT_ROUTER_MAX: LIFTED,
+    RATE_LIMIT_AUTH_MAX: LIFTED,
+    ...(redisUrl != null && redisUrl !== '' && { REDIS_URL: redisUrl })
+  }
+  const secrets = { JWT_SECRET: randomBytes(32).toString('base64url'), ADMIN_JWT_SECRET: randomBytes(32).toString('base64url') }
+  const ceilingScript = path.join(REPO, 'bench', 'ceiling.ts')
+  const [service, hello, db] = await Promise.all([
+    startChild({
+      name: 'service',
+      args: [path.join(REPO, 'dist', 'server.js')],
+      env: { ...base, ...serviceEnv, ...secrets },
+      cwd: work, // no .env of the working tree is read
+      port,
+      logFile: path.join(work, 'service.log'),
+      readyPath: '/readyz'
+    }),
+    startChild({
+      name: 'hello',
+      args: ['--import', 'tsx', ceilingScript, 'hello'],
+      env: { ...base, CEILING_PORT: String(helloPort) },
+      cwd: REPO,
+      port: helloPort,
+      logFile: path.join(work, 'hello.log'),
+      readyPath: '/'
+    }),
+    startChild({
+      name: 'ceiling',
+      args: ['--import', 'tsx', ceilingScript, 'db'],
+      env: { ...base, CEILING_PORT: String(dbPort), CEILING_DATABASE_URL: dataset.url, BENCH_PASSWORD },
+      cwd: REPO,
+      port: dbPort,
+      logFile: path.join(work, 'ceiling.log'),
+      readyPath: '/pk/reader'
+    })
+  ])
+  const recordedEnv = { ...serviceEnv, DATABASE_URL: location(dataset.url), ...(redisUrl != null && redisUrl !== '' && { REDIS_URL: location(redisUrl) }) }
+  return { service, hello, db, recordedEnv, cache: redisUrl != null && redisUrl !== '' ? `Redis (${location(redisUrl)})` : 'in-process' }
+}
+
+async function login (base: string, identifier: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier, password: BENCH_PASSWORD })
+  })
+  const body = await response.json().catch(() => null) as { token?: unknown } | null
+  if (!response.ok || typeof body?.token !== 'string') throw new Error(`login as ${identifier}: ${response.status} ${JSON.stringify(body)}`)
+  return body.token
+}
+
+async function tokensFor (base: string, usernames: string[]): Promise<string[]> {
+  const tokens: string[] = []
+  for (let i = 0; i < usernames.length; i += 4) tokens.push(...await Promise.all(usernames.slice(i, i + 4).map(async u => await login(base, u))))
+  return tokens
+}
+
+const stormIds = Array.from({ length: STORM_USERS }, (_, i) => stormId(i))
+
+/** null when every recipe's like_count equals its likes, else what differs. */
+async function likeCounterProblem (sql: postgres.Sql): Promise<string | null> {
+  const [{ n, example }] = await sql<Array<{ n: number, example: string | null }>>`
+    select count(*)::int as n, min(r.id) as example from recipes r
+    left join (select recipe_id, count(*)::int as c from likes group by recipe_id) l on l.recipe_id = r.id
+    where r.like_count <> coalesce(l.c, 0)`
+  return n === 0 ? null : `${n} recipes with like_count <> count(likes), e.g. ${example}`
+}
+
+/** Puts the dataset back as seeded: the storm users like nothing and notified no one. */
+async function removeStormLikes (sql: postgres.Sql): Promise<void> {
+  await sql.begin(async tx => {
+    await tx`with gone as (delete from likes where user_id = any(${stormIds}) returning recipe_id)
+      update recipes r set like_count = r.like_count - g.n
+      from (select recipe_id, count(*)::int as n from gone group by recipe_id) g where r.id = g.recipe_id`
+    await tx`delete from notifications where actor_id = any(${stormIds})`
+  })
+}
+
+/** Waits until the service has no query running or transaction open (requests still finishing after a run). */
+async function databaseIdle (sql: postgres.Sql, database: string): Promise<void> {
+  const end = Date.now() + 15_000
+  while (Date.now() < end) {
+    const [{ busy }] = await sql<Array<{ busy: number }>>`select count(*)::int as busy from pg_stat_activity
+      where datname = ${database} and application_name = 'recipe-platform' and state <> 'idle'`
+    if (busy === 0) return
+    await new Promise(resolve => setTimeout(resolve, 100))
   }
 }
 
-interface Scenario { name: string, path: string, method?: 'GET' | 'POST', body?: unknown, status?: number, token?: boolean }
-
-const SCENARIOS = (recipeId: string): Scenario[] => [
-  { name: 'liveness', path: '/healthz' },
-  { name: 'readiness (database + cache)', path: '/readyz' },
-  { name: 'unknown /api route (rate limiter + 404)', path: '/api/unknown', status: 404 },
-  { name: 'recipe list, page 1', path: '/api/recipes' },
-  { name: 'recipe detail', path: `/api/recipes/${recipeId}` },
-  { name: 'recipe search (title or ingredient)', path: '/api/recipes?search=ginger' },
-  { name: 'recipe search, rare term', path: '/api/recipes?search=dish%2099999' },
-  { name: 'popular recipes', path: '/api/recipes/popular' },
-  { name: 'feed of a user following 500 authors', path: '/api/feed', token: true }
-]
-
-const duration = Number(process.env.BENCH_SECONDS ?? 5)
-// Benchmarks measure throughput, not the limiter: lift the limits unless the caller set them.
-const config = await loadConfig({ RATE_LIMIT_GLOBAL_MAX: '1000000000', ...process.env, LOG_LEVEL: 'warn' })
-const database = await prepareDatabase(config, { info: () => {}, warn: msg => console.warn(msg) })
-const recipeId = await seed(database.url)
-const server = Fastify(serverOptions(config))
-await server.register(fp(app), { config: { ...config, databaseUrl: database.url } })
-await server.listen({ port: 0, host: '127.0.0.1' })
-const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`
-
-const { token } = await server.tokens.issue({ id: 'bench-reader', email: 'reader@example.com' })
-console.log('| scenario | req/s | p50 ms | p99 ms | unexpected |\n|---|---|---|---|---|')
-for (const scenario of SCENARIOS(recipeId)) {
-  const result = await autocannon({
-    url: base + scenario.path,
-    method: scenario.method ?? 'GET',
-    body: scenario.body == null ? undefined : JSON.stringify(scenario.body),
-    headers: { 'content-type': 'application/json', ...(scenario.token === true && { authorization: `Bearer ${token}` }) },
-    connections: 20,
-    duration
-  })
-  const expected = (result.statusCodeStats as Record<string, { count: number }>)[String(scenario.status ?? 200)]?.count ?? 0
-  const unexpected = result.errors + result.requests.total - expected
-  console.log(`| ${scenario.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${unexpected} |`)
+const ms = (n: number) => n.toFixed(2)
+const rps = (m?: Measurement) => m == null ? '' : `${Math.round(m.rps).toLocaleString('en')} req/s`
+const lat = (m?: Measurement) => m == null ? '' : `p50 ${ms(m.p50)} p99 ${ms(m.p99)} ms`
+const bad = (...ms: Array<Measurement | undefined>) => {
+  const failures = ms.reduce((n, m) => n + (m?.failures ?? 0), 0)
+  return failures > 0 ? ` FAILURES ${failures}: ${ms.flatMap(m => m?.samples ?? [])[0]}` : ''
 }
-// autocannon drops its sockets at the end; let handlers still running finish before the pool closes.
-await new Promise(resolve => setTimeout(resolve, 1000))
-await server.close()
-await database.stop()
+
+async function main (): Promise<number> {
+  const options = settings()
+  const started = Date.now()
+  const loadAtStart = loadavg().map(n => Math.round(n * 100) / 100)
+  const phase = (what: string) => console.log(`${what} (${Math.round((Date.now() - started) / 1000)} s)`)
+  build()
+  phase('built dist/')
+  const dataset = await prepareDataset(options.dataset)
+  phase(`dataset ${options.dataset} ready`)
+  const sql = postgres(dataset.url, { max: 2, onnotice: () => {} })
+  const work = mkdtempSync(path.join(tmpdir(), 'recipe-bench-'))
+  let servers: Awaited<ReturnType<typeof startServers>> | undefined
+  let valid = false
+  try {
+    const [{ version }] = await sql<Array<{ version: string }>>`select current_setting('server_version') as version`
+    console.log(`starting the service (dist/server.js, production), a bare hello server and a bare PostgreSQL server; logs in ${work}`)
+    servers = await startServers(dataset, work)
+    phase('servers ready')
+    const { service, hello, db } = servers
+    const children = [service, hello, db]
+    const quiet = async () => { await Promise.all(children.map(async child => { await child.quiet() })) }
+    await removeStormLikes(sql)
+
+    const isL = options.dataset === 'L'
+    const names = SCENARIO_NAMES
+      .filter(name => !isL || L_SCENARIOS.includes(name))
+      .filter(name => options.only == null || options.only.includes(name))
+    if (names.length === 0) throw new Error('BENCH_ONLY selected no scenario for this dataset')
+    const writes = names.includes('like-storm') || names.includes('mixed')
+    const runtime: Runtime = {
+      shape: dataset.shape,
+      readerToken: (await tokensFor(service.base, ['reader']))[0],
+      stormTokens: writes ? await tokensFor(service.base, Array.from({ length: STORM_USERS }, (_, i) => stormUsername(i))) : [],
+      loginUsers: Array.from({ length: Math.min(dataset.shape.fans, 2000) }, (_, i) => fanUsername(i)),
+      password: BENCH_PASSWORD
+    }
+    phase(`signed in through the service as the reader${writes ? ` and ${STORM_USERS} storm users` : ''}`)
+    const all = scenarios(runtime)
+    const selected = all.filter(s => names.includes(s.name)).map(s => isL ? { ...s, throughput: false, ceiling: undefined } : s)
+    const ceilingOf: Record<CeilingName, Child> = { list: db, search: db, pk: db, bcrypt: db, hello }
+    const ceilingLoad = ceilingLoads()
+    const records = selected.map((s): ScenarioRecord => ({ name: s.name, label: s.label, ceiling: s.ceiling, rounds: [] }))
+    const ceilingNames = [...new Set(selected.flatMap(s => s.ceiling == null ? [] : [s.ceiling]))]
+    const ceilings = ceilingNames.map((name): CeilingRecord => ({ name, label: CEILING_LABELS[name], rounds: [] }))
+
+    const run = async (child: Child, load: Load, connections: number, seconds = options.seconds) => {
+      await quiet()
+      return await measure(child.base, load, connections, seconds)
+    }
+    const runService = async (load: Load): Promise<{ m: Measurement, loop: ProbeReport }> => {
+      await quiet()
+      await service.reset()
+      const m = await measure(service.base, load, LATENCY_CONNECTIONS, options.seconds)
+      return { m, loop: await service.report() }
+    }
+
+    // Warm-up: one second of every load, so the first round does not pay for JIT and cold caches alone.
+    console.log('warm-up')
+    for (const s of selected) await run(service, s.load, LATENCY_CONNECTIONS, 1)
+    for (const name of ceilingNames) await run(ceilingOf[name], ceilingLoad[name], LATENCY_CONNECTIONS, 1)
+    await quiet()
+    await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
+    await removeStormLikes(sql)
+    phase('warmed up')
+
+    const flood = all.find(s => s.name === 'login')!.load
+    for (let round = 1; round <= options.rounds; round++) {
+      const measured = new Set<CeilingName>()
+      // Alternate which side goes first, so a drifting machine favours neither.
+      const ceilingFirst = round % 2 === 0
+      for (const scenario of selected) {
+        const r: Round = {}
+        const ceiling = scenario.ceiling != null && !measured.has(scenario.ceiling) ? scenario.ceiling : undefined
+        const c: CeilingRecord['rounds'][number] = {}
+        if (scenario.name === 'login-detail') {
+          r.baselineP99 = (await runService(scenario.load)).m.p99
+          await quiet()
+          const floodRun = measure(service.base, flood, THROUGHPUT_CONNECTIONS, options.seconds + 1)
+          await new Promise(resolve => setTimeout(resolve, 500))
+          await service.reset()
+          r.latency = await measure(service.base, scenario.load, LATENCY_CONNECTIONS, options.seconds)
+          r.loop = await service.report()
+          r.flood = await floodRun
+        } else {
+          if (scenario.throughput) {
+            if (ceiling != null && ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], THROUGHPUT_CONNECTIONS)
+            r.throughput = await run(service, scenario.load, THROUGHPUT_CONNECTIONS)
+            if (ceiling != null && !ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], THROUGHPUT_CONNECTIONS)
+          }
+          if (scenario.latency) {
+            if (ceiling != null && ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], LATENCY_CONNECTIONS)
+            const { m, loop } = await runService(scenario.load)
+            r.latency = m
+            r.loop = loop
+            if (ceiling != null && !ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], LATENCY_CONNECTIONS)
+          }
+        }
+        if (scenario.writesLikes === true) {
+          await quiet()
+          await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
+          r.counters = await likeCounterProblem(sql)
+          await removeStormLikes(sql)
+        }
+        if (ceiling != null) {
+          ceilings.find(x => x.name === ceiling)!.rounds.push(c)
+          measured.add(ceiling)
+        }
+        records.find(x => x.name === scenario.name)!.rounds.push(r)
+        console.log(`[${round}/${options.rounds}] ${scenario.name}: ${[rps(r.throughput), lat(r.latency), r.loop == null ? '' : `loop p99 ${ms(r.loop.loopP99)} ms`,
+          r.baselineP99 == null ? '' : `alone p99 ${ms(r.baselineP99)} ms, flood ${rps(r.flood)}`,
+          ceiling == null ? '' : `| ${ceiling} ceiling ${[rps(c.throughput), lat(c.latency)].filter(Boolean).join(' ')}`,
+          r.counters === undefined ? '' : r.counters == null ? 'counters exact' : `COUNTERS WRONG: ${r.counters}`].filter(Boolean).join(', ')}` +
+          bad(r.throughput, r.latency, r.flood, c.throughput, c.latency))
+      }
+    }
+
+    const { peakRss } = await service.report()
+    const summary = summarize(records, ceilings)
+    const problems: string[] = []
+    for (const s of summary) {
+      if (s.failures > 0) problems.push(`${s.name}: ${s.failures} failed responses`)
+      if (s.countersExact === false) problems.push(`${s.name}: like counters wrong`)
+    }
+    for (const c of ceilings) {
+      const failures = c.rounds.reduce((n, r) => n + (r.throughput?.failures ?? 0) + (r.latency?.failures ?? 0), 0)
+      if (failures > 0) problems.push(`ceiling ${c.name}: ${failures} failed responses`)
+    }
+    const machine = describeMachine(version, servers.cache)
+    machine.loadAverage.start = loadAtStart
+    machine.loadAverage.end = loadavg().map(n => Math.round(n * 100) / 100)
+    const results: Results = {
+      dataset: options.dataset,
+      date: new Date().toISOString().slice(0, 10),
+      valid: problems.length === 0,
+      problems,
+      settings: { seconds: options.seconds, rounds: options.rounds, connections: { throughput: THROUGHPUT_CONNECTIONS, latency: LATENCY_CONNECTIONS }, only: options.only },
+      machine,
+      seed: { version: dataset.seedVersion, seeded: dataset.seeded, seconds: dataset.seedSeconds, seededAt: dataset.seededAt, shape: dataset.shape },
+      service: { peakRssMb: peakRss, logFile: problems.length > 0 ? service.logFile : null, env: servers.recordedEnv },
+      summary,
+      checks: isL ? [] : evaluate(summary, peakRss),
+      scenarios: records,
+      ceilings
+    }
+    if (isL) {
+      const reference = newestReference('M')
+      results.comparison = { reference: reference?.file ?? null, rows: reference == null ? [] : compareWith(summary, reference.results) }
+    }
+    const files = writeResults(results)
+    console.log(`\n${markdown(results)}`)
+    console.log(`written: ${path.relative(REPO, files.md)}, ${path.relative(REPO, files.json)} (${Math.round((Date.now() - started) / 1000)} s in all)`)
+    if (!results.valid) console.error(`INVALID RUN: ${problems.join('; ')}; server logs kept in ${work}`)
+    valid = results.valid
+    return valid ? 0 : 1
+  } finally {
+    if (servers != null) await Promise.all([servers.service.stop(), servers.hello.stop(), servers.db.stop()])
+    await sql.end({ timeout: 5 })
+    // The logs (one line per request) are kept only when something went wrong.
+    if (valid) rmSync(work, { recursive: true, force: true })
+  }
+}
+
+try {
+  process.exitCode = await main()
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err)
+  process.exitCode = 1
+}

@@ -1,0 +1,94 @@
+// One measurement: autocannon against one server for a fixed time, every response checked. Latency comes from our
+// own microsecond histogram (autocannon's rounds to whole milliseconds, too coarse for a 0.3 ms route).
+import { createHistogram } from 'node:perf_hooks'
+import autocannon from 'autocannon'
+
+type Context = Record<string, unknown>
+
+export interface Step {
+  method?: 'GET' | 'POST' | 'DELETE'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+  /** Chooses this request's variable parts (user, recipe...); may note them in the connection's context for check. */
+  setup?: (context: Context) => { path?: string, method?: 'GET' | 'POST' | 'DELETE', headers?: Record<string, string>, body?: string }
+  /** The parsed 200 body is right: null, or what is wrong with it. */
+  check: (body: any, context: Context) => string | null
+}
+
+/** What each connection sends, in a loop: one step, or a sequence (e.g. like, then unlike the same recipe). */
+export type Load = Step[]
+
+export interface Measurement {
+  connections: number
+  seconds: number
+  /** Checked responses per second. */
+  rps: number
+  p50: number
+  p99: number
+  responses: number
+  /** Responses that were not 200 or whose body failed its check, connection errors and timeouts. */
+  failures: number
+  /** The first few failures, for the report. */
+  samples: string[]
+}
+
+export async function measure (base: string, load: Load, connections: number, seconds: number): Promise<Measurement> {
+  let failures = 0
+  let good = 0
+  const samples: string[] = []
+  const fail = (why: string) => {
+    failures++
+    if (samples.length < 3) samples.push(why.slice(0, 300))
+  }
+  const requests = load.map(step => ({
+    method: step.method ?? 'GET',
+    path: step.path,
+    headers: { ...(step.body != null && { 'content-type': 'application/json' }), ...step.headers },
+    body: step.body,
+    setupRequest: (request: autocannon.Request, context: object) => {
+      if (step.setup == null) return request
+      const chosen = step.setup(context as Context)
+      const ctx = context as Context
+      ctx.path = chosen.path ?? request.path
+      const json = chosen.body != null && { 'content-type': 'application/json' }
+      return { ...request, ...chosen, headers: { ...request.headers, ...json, ...chosen.headers } }
+    },
+    onResponse: (status: number, body: string, context: object) => {
+      if (status !== 200) return fail(`${step.method ?? 'GET'} ${String((context as Context).path ?? step.path)}: ${status} ${body}`)
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(body)
+      } catch {
+        return fail(`${String((context as Context).path ?? step.path)}: malformed JSON: ${body}`)
+      }
+      const problem = step.check(parsed, context as Context)
+      if (problem != null) return fail(`${String((context as Context).path ?? step.path)}: ${problem}`)
+      good++
+    }
+  }))
+  const latency = createHistogram()
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    // A generous timeout: 50 queued logins (bcrypt on 4 threads) take seconds each on a small machine; a response that
+    // still takes longer is a failure.
+    const options = { url: base, connections, duration: seconds, timeout: 30, requests: requests as autocannon.Request[] }
+    const instance = autocannon(options, (err, res) => {
+      if (err != null) reject(err)
+      else resolve(res)
+    })
+    instance.on('response', (_client, _status, _bytes, ms) => latency.record(Math.max(1, Math.round(ms * 1000))))
+  })
+  failures += result.errors + result.timeouts
+  if (result.errors + result.timeouts > 0 && samples.length < 3) samples.push(`${result.errors} connection errors, ${result.timeouts} timeouts`)
+  const count = latency.count
+  return {
+    connections,
+    seconds: result.duration,
+    rps: good / result.duration,
+    p50: count === 0 ? 0 : latency.percentile(50) / 1000,
+    p99: count === 0 ? 0 : latency.percentile(99) / 1000,
+    responses: good,
+    failures,
+    samples
+  }
+}

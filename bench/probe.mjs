@@ -1,0 +1,50 @@
+// Preloaded (`node --import ./bench/probe.mjs ...`) into every server the bench starts. Plain JS so it needs no
+// loader. Answers the parent over the IPC channel; it never writes to stdout and never keeps the process alive.
+//   { probe: 'reset' }  -> starts a new event-loop delay window        -> { probe: 'reset', id }
+//   { probe: 'report' } -> the window so far and memory                -> { probe: 'report', id, loopP50, loopP99, loopMax, rss, peakRss }
+//   { probe: 'cpu' }    -> CPU time used so far (µs), to tell when the process has gone quiet
+// Loop delays are in ms, memory in MB. peakRss is the process's high-water mark (VmHWM) since it started.
+import { readFileSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+
+if (typeof process.send === 'function') {
+  // The histogram records how late each timer tick is, including the tick interval itself: subtract it.
+  const RESOLUTION_MS = 10
+  const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
+  loop.enable()
+  const ms = ns => Math.max(0, ns / 1e6 - RESOLUTION_MS)
+  const mb = bytes => bytes / 1024 / 1024
+
+  function peakRssMb () {
+    try {
+      const line = readFileSync('/proc/self/status', 'utf8').split('\n').find(l => l.startsWith('VmHWM:'))
+      if (line != null) return Number(line.replace(/\D+/g, '')) / 1024
+    } catch {}
+    return mb(process.resourceUsage().maxRSS * 1024)
+  }
+
+  process.on('message', message => {
+    if (message == null || typeof message !== 'object' || typeof message.probe !== 'string') return
+    const { probe, id } = message
+    if (probe === 'reset') {
+      loop.reset()
+      process.send({ probe, id })
+    } else if (probe === 'report') {
+      const empty = loop.count === 0
+      process.send({
+        probe,
+        id,
+        loopP50: empty ? 0 : ms(loop.percentile(50)),
+        loopP99: empty ? 0 : ms(loop.percentile(99)),
+        loopMax: empty ? 0 : ms(loop.max),
+        rss: mb(process.memoryUsage.rss()),
+        peakRss: peakRssMb()
+      })
+    } else if (probe === 'cpu') {
+      const { user, system } = process.cpuUsage()
+      process.send({ probe, id, cpu: user + system })
+    }
+  })
+  // The channel must not keep a server alive that is otherwise shutting down.
+  process.channel?.unref()
+}

@@ -1,0 +1,316 @@
+// What the bench sends: the service's hot paths and the ceilings they are compared with, each with the check every
+// response must pass. Names are what BENCH_ONLY takes.
+import type { Load, Step } from './load.js'
+import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, ZERO_TERM, authorId, isListed, recipeId, type Shape } from './seed.js'
+
+export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt'
+
+export interface Scenario {
+  name: string
+  label: string
+  /** What runs against the service; for `login-detail`, the flood (the detail latency runs beside it). */
+  load: Load
+  ceiling?: CeilingName
+  /** Requests per second at 50 connections. */
+  throughput: boolean
+  /** p50/p99 (and the service's event-loop delay) at 10 connections. */
+  latency: boolean
+  /** Check like_count = count(likes) after it, then remove the storm users' likes. */
+  writesLikes?: boolean
+}
+
+/** What the scenarios need from the running service and the dataset. */
+export interface Runtime {
+  shape: Shape
+  readerToken: string
+  /** Tokens of the storm users, by number. */
+  stormTokens: string[]
+  /** Usernames the login flood cycles through (never two requests for one account at once). */
+  loginUsers: string[]
+  password: string
+}
+
+type Body = any
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const isRecipe = (r: Body) => r != null && typeof r.id === 'string' && typeof r.title === 'string' && typeof r.author?.username === 'string'
+const mentions = (r: Body, term: string) =>
+  String(r.title).toLowerCase().includes(term) || (Array.isArray(r.ingredients) && r.ingredients.some((i: Body) => String(i?.text).toLowerCase().includes(term)))
+
+/** A page of `size` recipes: null, or what is wrong. */
+function recipePage (body: Body, size: number, page = 1): string | null {
+  if (!Array.isArray(body?.recipes)) return 'no recipes array'
+  if (body.recipes.length !== size) return `${body.recipes.length} recipes, expected ${size}`
+  if (!body.recipes.every(isRecipe)) return 'a recipe without id, title or author'
+  if (body.pagination != null && body.pagination.page !== page) return `page ${body.pagination.page}, expected ${page}`
+  return null
+}
+
+/** Listed recipes spread over the whole dataset (detail requests cycle through them). */
+export function detailIds (shape: Shape, count = 1000): string[] {
+  const ids: string[] = []
+  for (let k = 0; ids.length < count && k < shape.recipes; k++) {
+    const i = (k * 7919 + 11) % shape.recipes
+    if (isListed(i)) ids.push(recipeId(i))
+  }
+  return ids
+}
+
+/** The newest listed recipes: what a front page shows and what a like storm hits. */
+export function hotIds (shape: Shape, count = 20): string[] {
+  const ids: string[] = []
+  for (let i = shape.recipes - 1; ids.length < count && i >= 0; i--) if (isListed(i)) ids.push(recipeId(i))
+  return ids
+}
+
+const expectedRare = 10
+
+function detailStep (shape: Shape): Step {
+  const ids = detailIds(shape)
+  let n = 0
+  return {
+    path: `/api/recipes/${ids[0]}`,
+    setup: context => {
+      context.id = ids[n++ % ids.length]
+      return { path: `/api/recipes/${String(context.id)}` }
+    },
+    check: (body, context) => body?.recipe?.id === context.id ? null : `recipe ${body?.recipe?.id}, expected ${String(context.id)}`
+  }
+}
+
+/** POST like then DELETE like of one (storm user, hot recipe) pair per cycle; pairs rotate so no two connections share one. */
+function likeToggle (runtime: Runtime): Load {
+  const hot = hotIds(runtime.shape)
+  const users = runtime.stormTokens.length
+  let n = 0
+  const path = (context: Record<string, unknown>) => `/api/social/recipes/${String(context.recipe)}/like`
+  return [
+    {
+      method: 'POST',
+      path: `/api/social/recipes/${hot[0]}/like`,
+      setup: context => {
+        const i = n++
+        context.user = i % users
+        context.recipe = hot[Math.floor(i / users) % hot.length]
+        return { path: path(context), headers: bearer(runtime.stormTokens[i % users]) }
+      },
+      check: body => body?.liked === true && Number.isInteger(body.likeCount) && body.likeCount >= 1 ? null : `like answered ${JSON.stringify(body)}`
+    },
+    {
+      method: 'DELETE',
+      path: `/api/social/recipes/${hot[0]}/like`,
+      setup: context => ({ path: path(context), headers: bearer(runtime.stormTokens[Number(context.user)]) }),
+      check: body => body?.liked === false && (body.likeCount === null || Number.isInteger(body.likeCount)) ? null : `unlike answered ${JSON.stringify(body)}`
+    }
+  ]
+}
+
+/** 70% reads of lists and details, 15% search, 10% feed, 5% like/unlike, interleaved on every connection. */
+function mixed (runtime: Runtime): Load {
+  const ids = detailIds(runtime.shape)
+  const hot = hotIds(runtime.shape)
+  const terms = [COMMON_TERM, 'curry', RARE_TERM, 'salad']
+  const users = runtime.stormTokens.length
+  let n = 0
+  let writes = 0
+  const slots = ['list', 'list', 'list', 'list', 'list', 'list', 'list', 'detail', 'detail', 'detail', 'detail', 'detail', 'detail', 'detail',
+    'search', 'search', 'search', 'feed', 'feed', 'write']
+  return [{
+    path: '/api/recipes',
+    setup: context => {
+      const i = n++
+      const kind = slots[i % slots.length]
+      context.kind = kind
+      if (kind === 'list') return { method: 'GET', path: `/api/recipes?page=${1 + (i % 5)}`, headers: {} }
+      if (kind === 'detail') {
+        context.id = ids[i % ids.length]
+        return { method: 'GET', path: `/api/recipes/${String(context.id)}`, headers: {} }
+      }
+      if (kind === 'search') return { method: 'GET', path: `/api/recipes?search=${terms[i % terms.length]}`, headers: {} }
+      if (kind === 'feed') return { method: 'GET', path: '/api/feed', headers: bearer(runtime.readerToken) }
+      const w = writes++
+      const pair = Math.floor(w / 2)
+      context.kind = w % 2 === 0 ? 'like' : 'unlike'
+      return {
+        method: w % 2 === 0 ? 'POST' : 'DELETE',
+        path: `/api/social/recipes/${hot[Math.floor(pair / users) % hot.length]}/like`,
+        headers: bearer(runtime.stormTokens[pair % users])
+      }
+    },
+    check: (body, context) => {
+      switch (context.kind) {
+        case 'detail': return body?.recipe?.id === context.id ? null : 'wrong recipe'
+        case 'like': return body?.liked === true ? null : `like answered ${JSON.stringify(body)}`
+        case 'unlike': return body?.liked === false ? null : `unlike answered ${JSON.stringify(body)}`
+        case 'feed': return Array.isArray(body?.recipes) && body.recipes.every(isRecipe) ? null : 'feed without recipes'
+        default: return Array.isArray(body?.recipes) && body.recipes.every(isRecipe) && body.pagination != null ? null : `${String(context.kind)} without recipes`
+      }
+    }
+  }]
+}
+
+export function scenarios (runtime: Runtime): Scenario[] {
+  const { shape } = runtime
+  const reader = bearer(runtime.readerToken)
+  let login = 0
+  return [
+    {
+      name: 'list',
+      label: 'recipe list, page 1, anonymous',
+      load: [{ path: '/api/recipes', check: body => recipePage(body, 12) }],
+      ceiling: 'list',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'list-signed-in',
+      label: 'recipe list, page 1, signed in (reader)',
+      load: [{ path: '/api/recipes', headers: reader, check: body => recipePage(body, 12) }],
+      ceiling: 'list',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'search-common',
+      label: `search "${COMMON_TERM}" (about 1 in 8 recipes)`,
+      load: [{
+        path: `/api/recipes?search=${COMMON_TERM}`,
+        check: body => recipePage(body, 12) ?? (body.recipes.every((r: Body) => mentions(r, COMMON_TERM)) ? null : `a result without "${COMMON_TERM}"`)
+      }],
+      ceiling: 'search',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'search-rare',
+      label: `search "${RARE_TERM}" (${expectedRare} recipes)`,
+      load: [{
+        path: `/api/recipes?search=${RARE_TERM}`,
+        check: body => recipePage(body, expectedRare) ?? (body.recipes.every((r: Body) => mentions(r, RARE_TERM)) ? null : `a result without "${RARE_TERM}"`)
+      }],
+      throughput: false,
+      latency: true
+    },
+    {
+      name: 'search-zero',
+      label: `search "${ZERO_TERM}" (no recipe)`,
+      load: [{ path: `/api/recipes?search=${ZERO_TERM}`, check: body => recipePage(body, 0) ?? (body.pagination?.total === 0 ? null : 'total is not 0') }],
+      throughput: false,
+      latency: true
+    },
+    {
+      name: 'feed',
+      label: `feed of the reader (follows all ${AUTHORS} authors)`,
+      load: [{
+        path: '/api/feed',
+        headers: reader,
+        check: body => recipePage(body, 12) ?? (typeof body.nextCursor === 'string' ? null : 'no nextCursor')
+      }],
+      ceiling: 'list',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'me',
+      label: 'GET /api/auth/me (reader)',
+      load: [{ path: '/api/auth/me', headers: reader, check: body => body?.user?.id === READER_ID ? null : `user ${body?.user?.id}` }],
+      ceiling: 'pk',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'detail',
+      label: 'recipe detail, anonymous (1,000 recipes in turn)',
+      load: [detailStep(shape)],
+      ceiling: 'pk',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'healthz',
+      label: 'GET /healthz',
+      load: [{ path: '/healthz', check: body => body?.status === 'ok' ? null : 'status is not ok' }],
+      ceiling: 'hello',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'deep-page',
+      label: 'recipe list, page 400',
+      load: [{ path: '/api/recipes?page=400', check: body => recipePage(body, 12, 400) }],
+      throughput: false,
+      latency: true
+    },
+    {
+      name: 'login',
+      label: `login flood (${runtime.loginUsers.length} users in turn)`,
+      load: [{
+        method: 'POST',
+        path: '/api/auth/login',
+        setup: context => {
+          context.username = runtime.loginUsers[login++ % runtime.loginUsers.length]
+          return { body: JSON.stringify({ identifier: context.username, password: runtime.password }) }
+        },
+        check: (body, context) => typeof body?.token === 'string' && body.user?.username === context.username ? null : `login answered ${JSON.stringify(body).slice(0, 100)}`
+      }],
+      ceiling: 'bcrypt',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'login-detail',
+      label: 'recipe detail p99 during a login flood',
+      load: [detailStep(shape)],
+      throughput: false,
+      latency: true
+    },
+    {
+      name: 'like-storm',
+      label: `like/unlike storm (${runtime.stormTokens.length} users, ${hotIds(shape).length} newest recipes)`,
+      load: likeToggle(runtime),
+      ceiling: 'hello',
+      throughput: true,
+      latency: true,
+      writesLikes: true
+    },
+    {
+      name: 'mixed',
+      label: 'mixed: 70% list/detail, 15% search, 10% feed, 5% like/unlike',
+      load: mixed(runtime),
+      throughput: true,
+      latency: true,
+      writesLikes: true
+    }
+  ]
+}
+
+/** The ceiling servers' routes (bench/ceiling.ts), checked like the service's. */
+export function ceilingLoads (): Record<CeilingName, Load> {
+  const authors = Array.from({ length: AUTHORS }, (_, i) => authorId(i))
+  let n = 0
+  return {
+    list: [{ path: '/list', check: body => Array.isArray(body?.recipes) && body.recipes.length === 12 ? null : 'not 12 recipes' }],
+    search: [{
+      path: `/search?q=${COMMON_TERM}`,
+      check: body => Array.isArray(body?.recipes) && body.recipes.length === 12 && body.recipes.every((r: Body) => mentions(r, COMMON_TERM)) ? null : 'not 12 matching recipes'
+    }],
+    pk: [{
+      path: `/pk/${authors[0]}`,
+      setup: context => {
+        context.id = authors[n++ % authors.length]
+        return { path: `/pk/${String(context.id)}` }
+      },
+      check: (body, context) => body?.user?.id === context.id ? null : 'wrong user'
+    }],
+    hello: [{ path: '/', check: body => body?.hello === 'world' ? null : 'not hello' }],
+    bcrypt: [{ path: '/bcrypt', check: body => body?.ok === true ? null : 'bcrypt compare failed' }]
+  }
+}
+
+export const CEILING_LABELS: Record<CeilingName, string> = {
+  list: 'bare /list (12 listed recipes + author)',
+  search: `bare /search?q=${COMMON_TERM} (title like)`,
+  pk: 'bare /pk (user by primary key)',
+  hello: 'bare Fastify hello',
+  bcrypt: 'bare bcrypt compare (cost 12)'
+}
