@@ -6,7 +6,7 @@
 // Any failed response (not 200, or a body that fails its check) or wrong like counter makes the run invalid: exit 1.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import postgres from 'postgres'
@@ -78,10 +78,13 @@ async function startServers (dataset: Dataset, work: string) {
   }
   const secrets = { JWT_SECRET: randomBytes(32).toString('base64url'), ADMIN_JWT_SECRET: randomBytes(32).toString('base64url') }
   const ceilingScript = path.join(REPO, 'bench', 'ceiling.ts')
+  // The service runs as `npm start` runs it (its node flags and script), from any working directory.
+  const start = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const serviceArgs = start.split(/\s+/).slice(1).map(arg => arg.endsWith('.js') ? path.join(REPO, arg) : arg)
   const [service, hello, db] = await Promise.all([
     startChild({
       name: 'service',
-      args: [path.join(REPO, 'dist', 'server.js')],
+      args: serviceArgs,
       env: { ...base, ...serviceEnv, ...secrets },
       cwd: work, // no .env of the working tree is read
       port,

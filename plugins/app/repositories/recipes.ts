@@ -208,10 +208,11 @@ export const recipesRepository = {
     const visible = recipeVisibleTo(db, userId)
     // Whoever follows many active authors finds a page among the newest recipes of all: walk those (a bounded
     // window of the time index) and keep the followed ones.
+    // The window carries the columns the filters read, so its time order holds and the scan stops at the page.
     const recent = db`
       select r.id, r.created_at from (
-        select r.id from recipes r where ${after} order by r.created_at desc, r.id desc limit ${FEED_WINDOW}) w
-      join recipes r on r.id = w.id
+        select r.id, r.created_at, r.author_id, r.published, r.moderation_status, r.visibility from recipes r
+        where ${after} order by r.created_at desc, r.id desc limit ${FEED_WINDOW}) r
       where exists (select 1 from follows f where f.follower_id = ${userId} and f.following_id = r.author_id) and ${visible}
       order by r.created_at desc, r.id desc limit ${limit + 1}`
     // Otherwise: the newest `limit + 1` of each followed author (one index range scan each), then the newest of those.
