@@ -41,7 +41,9 @@ export const users = pgTable('users', {
   uniqueIndex('users_username_key_key').on(t.usernameKey),
   uniqueIndex('users_oauth_key').on(t.oauthProvider, t.oauthId).where(sql`${t.oauthProvider} is not null`),
   index('users_username_trgm_idx').using('gin', t.usernameKey.op('gin_trgm_ops')),
-  index('users_updated_at_idx').on(t.updatedAt)
+  index('users_updated_at_idx').on(t.updatedAt),
+  // The few hidden (deactivated or banned) users: follower counts subtract their edges from an index-only count.
+  index('users_hidden_idx').on(t.id).where(sql`not ${t.active} or ${t.bannedAt} is not null`)
 ])
 
 export const follows = pgTable('follows', {

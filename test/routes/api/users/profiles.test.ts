@@ -109,6 +109,12 @@ t.test('public profiles, counts, recipes and follow lists', async t => {
   await setAccountStatus(app, cat, { active: false })
   t.equal((await app.inject(`/api/users/${cat.username}`)).statusCode, 404, 'deactivated users are not shown')
   t.equal(json(await app.inject(`/api/users/${ann.username}`)).user._count.followers, 1, 'nor counted')
+  const followingOfAnn = async () => json(await app.inject({ url: '/api/auth/me', headers: bearer(ann) })).user._count.following
+  t.equal(await followingOfAnn(), 1)
+  await setAccountStatus(app, bob, { banned: true })
+  t.equal(await followingOfAnn(), 0, 'a banned user leaves the following count')
+  await setAccountStatus(app, bob, { banned: false })
+  t.equal(await followingOfAnn(), 1, 'and comes back when unbanned')
   t.same(json(await app.inject(`/api/users/${ann.username}/followers`)).users.map((u: { id: string }) => u.id), [bob.id], 'nor listed')
 
   t.test('one recipe by its slug, with the visibility rules', async t => {

@@ -1,0 +1,1 @@
+CREATE INDEX "users_hidden_idx" ON "users" USING btree ("id") WHERE not "users"."active" or "users"."banned_at" is not null;
