@@ -1,9 +1,9 @@
 // The web proxy: /bff/api/<path> -> /api/<path>, turning the httpOnly session cookie into a Bearer header.
 import cookie from '@fastify/cookie'
-import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import { validationError } from '../lib/errors.js'
+import { addSecurityHeaders } from '../lib/security-headers.js'
 import apiProxy from './plugins/api-proxy.js'
 import docs from './plugins/docs.js'
 import errorHandler from './plugins/error-handler.js'
@@ -25,7 +25,7 @@ export default async function bffApp (fastify: FastifyInstance, opts: BffOptions
   const timeoutMs = opts.upstreamTimeoutMs ?? 60_000
 
   await fastify.register(errorHandler)
-  await fastify.register(helmet, { crossOriginEmbedderPolicy: false })
+  addSecurityHeaders(fastify, { crossOriginEmbedderPolicy: false })
   // Browsers never send a fragment. In a request target the router cuts the path at `#` while the proxy forwards
   // what follows (`/bff/api/admin#?q=1` -> `/api/admin?q=1`), so the two would disagree on the path.
   fastify.addHook('onRequest', async request => {
