@@ -55,8 +55,17 @@ export function pagination (page: number, limit: number, total: number, known: {
   return { page, limit, total, totalPages, hasNext: known.hasNext ?? page < totalPages, hasPrev: page > 1, totalExact: known.totalExact ?? true }
 }
 
-/** `T` or null. */
-export const Nullable = <T extends TSchema>(schema: T, options: Record<string, unknown> = {}) => Type.Union([schema, Type.Null()], options)
+/**
+ * `T` or null. A scalar becomes one schema with a `type` list (`["string", "null"]`, OpenAPI 3.1): response
+ * serializers write it directly, where an `anyOf` makes them validate every value against each option first.
+ */
+export function Nullable<T extends TSchema> (schema: T, options: Record<string, unknown> = {}) {
+  const { type, enum: values } = schema as { type?: unknown, enum?: unknown[] }
+  if (typeof type === 'string' && type !== 'object' && type !== 'array' && type !== 'null') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [type, 'null'], ...(values != null && { enum: [...values, null] }) })
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()], options))
+}
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque CUID identifier' })
 export const DateTime = Type.String({ format: 'date-time' })
