@@ -47,16 +47,45 @@ function orderBy (db: Db, sort: RecipeSort) {
   }
 }
 
+/** The full recipe columns of the ids a query found, in `order` (computed for the page's rows only). */
+async function rowsOf (db: Db, ids: Fragment, order: Fragment, viewerId: string | null): Promise<RecipeView[]> {
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from (${ids}) p join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by ${order}`
+  return found.map(mapRecipe)
+}
+
 /**
  * Up to `count` recipes of `where` in `order` from `offset` on. The ids are found first and the full columns computed
  * for those rows only, so skipped rows of a deep page cost an index entry each.
  */
 async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
-  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
-    from (select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}) p
-    join recipes r on r.id = p.id join users a on a.id = r.author_id
-    order by ${order}`
-  return found.map(mapRecipe)
+  return await rowsOf(db, db`select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}`, order, viewerId)
+}
+
+/** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
+const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
+/** The fewest listing rows a search looks through in order before it collects every match instead. */
+const SEARCH_WINDOW = 2000
+
+/**
+ * Like rows(), for `where` plus a text `match`. Statements are prepared, so PostgreSQL may plan once for every search
+ * term: a plan that walks the listing in order stops early for a common term and reads everything for a rare one.
+ * So the walk is bounded (the first rows of the listing in order, then the match); when that window does not hold the
+ * page, every match is collected (trigram indexes) and sorted, which is cheap exactly when matches are few.
+ */
+async function matchingRows (db: Db, where: Fragment, match: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+  const order = orderBy(db, sort)
+  const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
+  if (INDEXED_SORTS.has(sort)) {
+    const window = Math.max(SEARCH_WINDOW, 4 * (offset + count))
+    const found = await rowsOf(db, db`select r.id from (
+      select ${columns} from recipes r where ${where} order by ${order} limit ${window}) r
+      where ${match} order by ${order} limit ${count} offset ${offset}`, order, viewerId)
+    if (found.length === count) return found
+  }
+  return await rowsOf(db, db`with r as materialized (select ${columns} from recipes r where ${where} and ${match})
+    select r.id from r order by ${order} limit ${count} offset ${offset}`, order, viewerId)
 }
 
 async function page (db: Db, where: Fragment, order: Fragment, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
@@ -161,13 +190,14 @@ export const recipesRepository = {
     const offset = (pageNo - 1) * limit
     const search = searchTerm(filters)
     if (search.text === '') return slice(await rows(db, where, order, viewerId, offset, limit + 1), limit)
-    const byTitle = db`${where} and lower(r.title) like ${search.pattern}`
-    const titled = await rows(db, byTitle, order, viewerId, offset, limit + 1)
+    const sort = filters.sort ?? 'newest'
+    const inTitle = db`lower(r.title) like ${search.pattern}`
+    const titled = await matchingRows(db, where, inTitle, sort, viewerId, offset, limit + 1)
     if (titled.length > limit) return slice(titled, limit)
     // The title matches end on this page (or before it): ingredient-only matches follow them.
-    const titleTotal = titled.length > 0 || offset === 0 ? offset + titled.length : await countUpTo(db, byTitle, offset)
-    const byIngredient = db`${where} and r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern})`
-    const rest = await rows(db, byIngredient, order, viewerId, offset + titled.length - titleTotal, limit + 1 - titled.length)
+    const titleTotal = titled.length > 0 || offset === 0 ? offset + titled.length : await countUpTo(db, db`${where} and ${inTitle}`, offset)
+    const onlyIngredient = db`(r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern}))`
+    const rest = await matchingRows(db, where, onlyIngredient, sort, viewerId, offset + titled.length - titleTotal, limit + 1 - titled.length)
     return slice([...titled, ...rest], limit)
   },
 
