@@ -66,7 +66,7 @@ async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string 
 /** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
 const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
 /** The fewest listing rows a search looks through in order before it collects every match instead. */
-const SEARCH_WINDOW = 2000
+const SEARCH_WINDOW = 500
 
 /**
  * Like rows(), for `where` plus a text `match`. Statements are prepared, so PostgreSQL may plan once for every search
@@ -199,6 +199,21 @@ export const recipesRepository = {
     const onlyIngredient = db`(r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern}))`
     const rest = await matchingRows(db, where, onlyIngredient, sort, viewerId, offset + titled.length - titleTotal, limit + 1 - titled.length)
     return slice([...titled, ...rest], limit)
+  },
+
+  /**
+   * A page of the whole public listing (no filter) with the listing's count and version read in the same statement:
+   * the home page costs one round trip. `listing` is null when the page is empty (read it with listing()).
+   */
+  async listedPage (db: Db, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number) {
+    const order = orderBy(db, sort)
+    const found = await db<Array<RecipeViewRow & { listingCount: number, listingVersion: string }>>`
+      select ${recipeColumns(db, viewerId)}, l.listed_count::int as listing_count, l.version::text as listing_version
+      from (select r.id from recipes r where ${listedRecipe(db)} order by ${order} limit ${limit + 1} offset ${(pageNo - 1) * limit}) p
+      join recipes r on r.id = p.id join users a on a.id = r.author_id cross join recipe_listing l
+      order by ${order}`
+    const listing = found.length === 0 ? null : { listedCount: found[0].listingCount, version: found[0].listingVersion }
+    return { ...slice(found.map(mapRecipe), limit), listing }
   },
 
   /** How many recipes list() finds for these filters, counting no further than `cap` + 1. */

@@ -21,6 +21,10 @@ function selection (filters: RecipeFilters) {
   return { search, type, difficulty, cuisine: cuisine?.toLowerCase(), tag, author: author?.normalize('NFKC').toLowerCase(), maxTime }
 }
 
+/** Whether the filters select the whole public listing (its total is the trigger-kept count). */
+export const isUnfiltered = (filters: RecipeFilters): boolean =>
+  Object.values(selection(filters)).every(value => value == null || value === '')
+
 export function createListingTotals (fastify: FastifyInstance) {
   const { recipesRepository: recipes } = fastify
   // Concurrent misses for one key share one count.
@@ -41,12 +45,11 @@ export function createListingTotals (fastify: FastifyInstance) {
     return await pending
   }
 
-  return async function listingTotal (filters: RecipeFilters): Promise<ListingTotal> {
-    const { listedCount, version } = await recipes.listing(fastify.db)
-    const chosen = selection(filters)
-    const unfiltered = Object.values(chosen).every(value => value == null || value === '')
-    if (unfiltered) return { total: listedCount, totalExact: true }
-    const digest = createHash('sha256').update(JSON.stringify(chosen)).digest('base64url')
+  /** The total for these filters; `known` is the listing state when the caller already read it. */
+  return async function listingTotal (filters: RecipeFilters, known?: { listedCount: number, version: string } | null): Promise<ListingTotal> {
+    const { listedCount, version } = known ?? await recipes.listing(fastify.db)
+    if (isUnfiltered(filters)) return { total: listedCount, totalExact: true }
+    const digest = createHash('sha256').update(JSON.stringify(selection(filters))).digest('base64url')
     const n = await counted(`listing-total:${version}:${digest}`, filters)
     return n > LISTING_COUNT_CAP ? { total: LISTING_COUNT_CAP, totalExact: false } : { total: n, totalExact: true }
   }

@@ -7,7 +7,7 @@ import { slugOf } from '../../../lib/slug.js'
 import type { RecipeFilters, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
 import type { UsageKind } from '../repositories/plans.js'
-import { createListingTotals } from './listing-totals.js'
+import { createListingTotals, isUnfiltered } from './listing-totals.js'
 import { inputFromRecipe, normalizeTags, recipeFields } from './recipe-fields.js'
 
 declare module 'fastify' {
@@ -73,6 +73,10 @@ export function createRecipeService (fastify: FastifyInstance) {
 
     /** A page of the public listing with its total (see listing-totals.ts for how the total stays cheap). */
     async list (filters: RecipeFilters, viewerId: string | null, page: number, limit: number) {
+      if (isUnfiltered(filters)) {
+        const { listing, ...found } = await recipes.listedPage(fastify.db, filters.sort ?? 'newest', viewerId, page, limit)
+        return { ...found, ...(await listingTotal(filters, listing)) }
+      }
       const [found, total] = await Promise.all([recipes.list(fastify.db, filters, viewerId, page, limit), listingTotal(filters)])
       return { ...found, ...total }
     },
