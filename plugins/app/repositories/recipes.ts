@@ -47,20 +47,16 @@ function orderBy (db: Db, sort: RecipeSort) {
   }
 }
 
-/** The full recipe columns of the ids a query found, in `order` (computed for the page's rows only). */
-async function rowsOf (db: Db, ids: Fragment, order: Fragment, viewerId: string | null): Promise<RecipeView[]> {
-  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
-    from (${ids}) p join recipes r on r.id = p.id join users a on a.id = r.author_id
-    order by ${order}`
-  return found.map(mapRecipe)
-}
-
 /**
  * Up to `count` recipes of `where` in `order` from `offset` on. The ids are found first and the full columns computed
  * for those rows only, so skipped rows of a deep page cost an index entry each.
  */
 async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
-  return await rowsOf(db, db`select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}`, order, viewerId)
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from (select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}) p
+    join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by ${order}`
+  return found.map(mapRecipe)
 }
 
 /** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
@@ -69,23 +65,37 @@ const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
 const SEARCH_WINDOW = 500
 
 /**
- * Like rows(), for `where` plus a text `match`. Statements are prepared, so PostgreSQL may plan once for every search
- * term: a plan that walks the listing in order stops early for a common term and reads everything for a rare one.
- * So the walk is bounded (the first rows of the listing in order, then the match); when that window does not hold the
- * page, every match is collected (trigram indexes) and sorted, which is cheap exactly when matches are few.
+ * The full recipe columns of `ids`, in that order. The ids are a parameter, so this big statement keeps one prepared
+ * plan (planning it costs about a millisecond) while the small id queries before it are planned per search term.
  */
-async function matchingRows (db: Db, where: Fragment, match: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+async function byIds (db: Db, ids: string[], viewerId: string | null): Promise<RecipeView[]> {
+  if (ids.length === 0) return []
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from unnest(${ids}::text[]) with ordinality p(id, n) join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by p.n`
+  return found.map(mapRecipe)
+}
+
+/**
+ * Ids of up to `count` recipes of `where` and a text `match` in the sort's order, from `offset` on. Statements are
+ * prepared, so PostgreSQL may plan once for every search term: a plan that walks the listing in order stops early for a
+ * common term and reads everything for a rare one. So the walk is bounded (the first rows of the listing in order,
+ * then the match); when that window does not hold the page, every match is collected (trigram indexes) and sorted,
+ * which is cheap exactly when matches are few.
+ */
+async function matchingIds (db: Db, where: Fragment, match: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
   const order = orderBy(db, sort)
   const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
   if (INDEXED_SORTS.has(sort)) {
     const window = Math.max(SEARCH_WINDOW, 4 * (offset + count))
-    const found = await rowsOf(db, db`select r.id from (
+    const found = await db<Array<{ id: string }>>`select r.id from (
       select ${columns} from recipes r where ${where} order by ${order} limit ${window}) r
-      where ${match} order by ${order} limit ${count} offset ${offset}`, order, viewerId)
-    if (found.length === count) return found
+      where ${match} order by ${order} limit ${count} offset ${offset}`
+    if (found.length === count) return found.map(row => row.id)
   }
-  return await rowsOf(db, db`with r as materialized (select ${columns} from recipes r where ${where} and ${match})
-    select r.id from r order by ${order} limit ${count} offset ${offset}`, order, viewerId)
+  const found = await db<Array<{ id: string }>>`with r as materialized (select ${columns} from recipes r where ${where} and ${match})
+    select r.id from r order by ${order} limit ${count} offset ${offset}`
+  return found.map(row => row.id)
 }
 
 async function page (db: Db, where: Fragment, order: Fragment, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
@@ -181,24 +191,24 @@ export const recipesRepository = {
   },
 
   /**
-   * A page of the public listing. A search runs in two phases, each an index-ordered scan that stops at the page:
-   * title matches first, then recipes matching only by ingredient, both in the requested order.
+   * A page of the public listing. A search runs in two phases (matchingIds), title matches first, then recipes matching
+   * only by ingredient, both in the requested order; then one statement reads the page's recipes.
    */
   async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Slice<RecipeView>> {
     const where = filtered(db, filters)
-    const order = orderBy(db, filters.sort ?? 'newest')
+    const sort = filters.sort ?? 'newest'
     const offset = (pageNo - 1) * limit
     const search = searchTerm(filters)
-    if (search.text === '') return slice(await rows(db, where, order, viewerId, offset, limit + 1), limit)
-    const sort = filters.sort ?? 'newest'
+    if (search.text === '') return slice(await rows(db, where, orderBy(db, sort), viewerId, offset, limit + 1), limit)
     const inTitle = db`lower(r.title) like ${search.pattern}`
-    const titled = await matchingRows(db, where, inTitle, sort, viewerId, offset, limit + 1)
-    if (titled.length > limit) return slice(titled, limit)
-    // The title matches end on this page (or before it): ingredient-only matches follow them.
-    const titleTotal = titled.length > 0 || offset === 0 ? offset + titled.length : await countUpTo(db, db`${where} and ${inTitle}`, offset)
-    const onlyIngredient = db`(r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern}))`
-    const rest = await matchingRows(db, where, onlyIngredient, sort, viewerId, offset + titled.length - titleTotal, limit + 1 - titled.length)
-    return slice([...titled, ...rest], limit)
+    let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)
+    if (ids.length <= limit) {
+      // The title matches end on this page (or before it): ingredient-only matches follow them.
+      const titleTotal = ids.length > 0 || offset === 0 ? offset + ids.length : await countUpTo(db, db`${where} and ${inTitle}`, offset)
+      const onlyIngredient = db`(r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern}))`
+      ids = [...ids, ...await matchingIds(db, where, onlyIngredient, sort, offset + ids.length - titleTotal, limit + 1 - ids.length)]
+    }
+    return { items: await byIds(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
   },
 
   /**
