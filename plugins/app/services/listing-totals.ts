@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { RecipeFilters } from '../../../schemas/recipes.js'
 import { tryCache } from '../../external/cache.js'
-import { searchTerm } from '../repositories/recipes.js'
+import { searchTerm } from '../repositories/recipe-queries.js'
 
 /** Filtered totals beyond this are reported as this, with `totalExact: false`. */
 export const LISTING_COUNT_CAP = 10_000

@@ -1,0 +1,113 @@
+// The queries behind the recipe listing, search and author pages: sort orders, filters, ids-first pages, the search
+// phases and the capped count. The repository (recipes.ts) composes them; they take the caller's handle like it does.
+import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
+import type { Db } from '../../external/db.js'
+import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { listedRecipe } from './visibility.js'
+
+export interface Page<T> { items: T[], total: number }
+/** A page of a list whose total is counted separately: `hasNext` comes from one row past the page. */
+export interface Slice<T> { items: T[], hasNext: boolean }
+export type Fragment = ReturnType<typeof listedRecipe>
+
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
+
+export function orderBy (db: Db, sort: RecipeSort) {
+  switch (sort) {
+    // Tie-breakers run in the same direction as the main key, so the listing indexes serve the order directly.
+    case 'oldest': return db`r.created_at asc, r.id asc`
+    case 'popular': return db`r.like_count desc, r.created_at desc, r.id desc`
+    case 'rating': return db`(case when r.rating_count = 0 then 0 else r.rating_sum::numeric / r.rating_count end) desc, r.rating_count desc, r.id`
+    case 'title': return db`lower(r.title) asc, r.id`
+    default: return db`r.created_at desc, r.id desc`
+  }
+}
+
+/**
+ * Up to `count` recipes of `where` in `order` from `offset` on. The ids are found first and the full columns computed
+ * for those rows only, so skipped rows of a deep page cost an index entry each.
+ */
+export async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from (select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}) p
+    join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by ${order}`
+  return found.map(mapRecipe)
+}
+
+/** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
+const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
+/** The fewest listing rows a search looks through in order before it collects every match instead. */
+const SEARCH_WINDOW = 500
+
+/**
+ * The full recipe columns of `ids`, in that order. The ids are a parameter, so this big statement keeps one prepared
+ * plan (planning it costs about a millisecond) while the small id queries before it are planned per search term.
+ */
+export async function byIds (db: Db, ids: string[], viewerId: string | null): Promise<RecipeView[]> {
+  if (ids.length === 0) return []
+  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
+    from unnest(${ids}::text[]) with ordinality p(id, n) join recipes r on r.id = p.id join users a on a.id = r.author_id
+    order by p.n`
+  return found.map(mapRecipe)
+}
+
+/**
+ * Ids of up to `count` recipes of `where` and a text `match` in the sort's order, from `offset` on. Statements are
+ * prepared, so PostgreSQL may plan once for every search term: a plan that walks the listing in order stops early for a
+ * common term and reads everything for a rare one. So the walk is bounded (the first rows of the listing in order,
+ * then the match); when that window does not hold the page, every match is collected (trigram indexes) and sorted,
+ * which is cheap exactly when matches are few.
+ */
+export async function matchingIds (db: Db, where: Fragment, match: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
+  const order = orderBy(db, sort)
+  const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
+  if (INDEXED_SORTS.has(sort)) {
+    const window = Math.max(SEARCH_WINDOW, 4 * (offset + count))
+    const found = await db<Array<{ id: string }>>`select r.id from (
+      select ${columns} from recipes r where ${where} order by ${order} limit ${window}) r
+      where ${match} order by ${order} limit ${count} offset ${offset}`
+    if (found.length === count) return found.map(row => row.id)
+  }
+  const found = await db<Array<{ id: string }>>`with r as materialized (select ${columns} from recipes r where ${where} and ${match})
+    select r.id from r order by ${order} limit ${count} offset ${offset}`
+  return found.map(row => row.id)
+}
+
+export async function page (db: Db, where: Fragment, order: Fragment, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
+  const [items, [{ total }]] = await Promise.all([
+    rows(db, where, order, viewerId, (pageNo - 1) * limit, limit),
+    db<Array<{ total: number }>>`select count(*)::int as total from recipes r where ${where}`
+  ])
+  return { items, total }
+}
+
+/** The first `limit` of rows fetched with one extra. */
+export const slice = (found: RecipeView[], limit: number): Slice<RecipeView> => ({ items: found.slice(0, limit), hasNext: found.length > limit })
+
+/** How many rows match, counting no further than `cap` (the count stops there). */
+export async function countUpTo (db: Db, where: Fragment, cap: number): Promise<number> {
+  const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from (select 1 from recipes r where ${where} limit ${cap}) s`
+  return n
+}
+
+/** The listing conditions of every filter but `search` (which list() splits into its two phases). */
+export function filtered (db: Db, filters: RecipeFilters): Fragment {
+  const conditions = [listedRecipe(db)]
+  if (filters.type != null) conditions.push(db`r.type = ${filters.type}`)
+  if (filters.difficulty != null) conditions.push(db`r.difficulty = ${filters.difficulty}`)
+  if (filters.cuisine != null) conditions.push(db`lower(r.cuisine) = ${filters.cuisine.toLowerCase()}`)
+  // A recipe with no time at all is not known to fit in maxTime.
+  if (filters.maxTime != null) conditions.push(db`coalesce(r.total_time, r.prep_time + r.cook_time, r.prep_time, r.cook_time) <= ${filters.maxTime}`)
+  if (filters.author != null) conditions.push(db`r.author_id = (select id from users where username_key = ${filters.author.normalize('NFKC').toLowerCase()})`)
+  if (filters.tag != null) {
+    conditions.push(db`exists (select 1 from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id and t.slug = ${filters.tag})`)
+  }
+  return conditions.reduce((acc, c) => db`${acc} and ${c}`)
+}
+
+/** The search text as matched (lower-cased, trimmed; '' for none) and its LIKE pattern with wildcards literal. */
+export function searchTerm (filters: RecipeFilters): { text: string, pattern: string } {
+  const text = filters.search?.trim().toLowerCase() ?? ''
+  return { text, pattern: `%${escapeLike(text)}%` }
+}
