@@ -6,11 +6,11 @@ const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
 /** The URL with one-time tokens and codes in its query string replaced by `[redacted]`. */
 export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]')
 
-/** The request-line fields: pretty output hides them, as the message already reads `GET /api/x 200 3.1ms`. */
 /** Whether the logger writes `level` (pino can tell; any other logger is asked to write). */
 const writes = (log: FastifyBaseLogger, level: 'debug' | 'info'): boolean =>
   (log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true
 
+/** The request-line fields: pretty output hides them, as the message already reads `GET /api/x 200 3.1ms`. */
 export const REQUEST_LINE_FIELDS = ['method', 'url', 'statusCode', 'responseTime', 'remoteAddress']
 
 /**

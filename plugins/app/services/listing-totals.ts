@@ -35,12 +35,13 @@ export function createListingTotals (fastify: FastifyInstance) {
     if (cached !== undefined) return cached
     let pending = counting.get(key)
     if (pending == null) {
-      pending = recipes.count(fastify.db, filters, LISTING_COUNT_CAP)
-        .finally(() => counting.delete(key))
+      // Cached before the entry goes, so a later miss finds the count instead of counting again.
+      pending = (async () => {
+        const n = await recipes.count(fastify.db, filters, LISTING_COUNT_CAP)
+        await tryCache(fastify.log, async () => { await fastify.cache.set(key, n, COUNT_TTL_SECONDS) })
+        return n
+      })().finally(() => counting.delete(key))
       counting.set(key, pending)
-      const n = await pending
-      await tryCache(fastify.log, async () => { await fastify.cache.set(key, n, COUNT_TTL_SECONDS) })
-      return n
     }
     return await pending
   }
