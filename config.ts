@@ -43,6 +43,8 @@ const EnvSchema = Type.Object({
   S3_SECRET_KEY: Type.Optional(Type.String()),
   S3_BUCKET: Type.String({ default: 'recipes' }),
   S3_REGION: Type.String({ default: 'us-east-1' }),
+  /** Where clients fetch stored files: `<STORAGE_PUBLIC_URL>/uploads/<userId>/<id>.webp`. */
+  STORAGE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   AI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   AI_API_KEY: Type.Optional(Type.String()),
   AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
@@ -84,6 +86,8 @@ export interface Config {
   storage: {
     driver: 'local' | 's3'
     localDir: string
+    /** Base of stored files' URLs (no trailing slash). */
+    publicUrl: string
     s3?: { endPoint: string, port?: number, useSSL: boolean, accessKey: string, secretKey: string, bucket: string, region: string }
   }
   ai: { baseUrl?: string, apiKey?: string, model: string }
@@ -138,11 +142,12 @@ function firstError (err: unknown): string {
 }
 
 export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Promise<Config> {
-  // MINIO_* are accepted as aliases of S3_*.
+  // MINIO_* are accepted as aliases of S3_*, and S3_PUBLIC_URL/MINIO_PUBLIC_URL of STORAGE_PUBLIC_URL.
   const merged: Record<string, string | undefined> = { ...source }
-  for (const key of ['ENDPOINT', 'PORT', 'USE_SSL', 'ACCESS_KEY', 'SECRET_KEY', 'BUCKET', 'REGION']) {
+  for (const key of ['ENDPOINT', 'PORT', 'USE_SSL', 'ACCESS_KEY', 'SECRET_KEY', 'BUCKET', 'REGION', 'PUBLIC_URL']) {
     if (merged[`S3_${key}`] == null && merged[`MINIO_${key}`] != null) merged[`S3_${key}`] = merged[`MINIO_${key}`]
   }
+  merged.STORAGE_PUBLIC_URL ??= merged.S3_PUBLIC_URL
   // Empty strings mean "unset", as in most deployment tools.
   for (const key of Object.keys(merged)) if (merged[key] === '') delete merged[key]
 
@@ -158,7 +163,12 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
   const secrets = await resolveSecrets(env, isProduction, dataDir)
   const bffPort = env.BFF_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1)
 
-  const storage: Config['storage'] = { driver: env.STORAGE_DRIVER, localDir: path.join(dataDir, 'uploads') }
+  // Local files are served by the API itself (GET /uploads/...).
+  const storage: Config['storage'] = {
+    driver: env.STORAGE_DRIVER,
+    localDir: path.join(dataDir, 'uploads'),
+    publicUrl: (env.STORAGE_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
+  }
   if (env.STORAGE_DRIVER === 's3') {
     if (env.S3_ENDPOINT == null || env.S3_ACCESS_KEY == null || env.S3_SECRET_KEY == null) {
       throw new ConfigError('Invalid configuration: STORAGE_DRIVER=s3 needs S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY')
@@ -171,6 +181,11 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
       secretKey: env.S3_SECRET_KEY,
       bucket: env.S3_BUCKET,
       region: env.S3_REGION
+    }
+    // Path-style bucket URL unless a CDN or public bucket address is configured.
+    if (env.STORAGE_PUBLIC_URL == null) {
+      const port = env.S3_PORT != null ? `:${env.S3_PORT}` : ''
+      storage.publicUrl = `${env.S3_USE_SSL ? 'https' : 'http'}://${env.S3_ENDPOINT}${port}/${env.S3_BUCKET}`
     }
   }
 

@@ -77,7 +77,15 @@ const FASTIFY_CODES: Record<string, Mapped> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, body: { error: 'Validation error', details: ['body: content length does not match'] } },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, body: { error: 'Validation error', details: ['body: malformed JSON'] } },
   FST_ERR_CTP_INVALID_TYPE: { status: 415, body: { error: 'Unsupported media type' } },
-  FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, body: { error: 'Unsupported media type' } }
+  FST_ERR_CTP_INVALID_CONTENT_TYPE: { status: 415, body: { error: 'Unsupported media type' } },
+  // @fastify/multipart (upload routes): its bounds are the body limit of a multipart request.
+  FST_REQ_FILE_TOO_LARGE: { status: 413, body: { error: 'Payload too large' } },
+  FST_PARTS_LIMIT: { status: 413, body: { error: 'Payload too large' } },
+  FST_FILES_LIMIT: { status: 413, body: { error: 'Payload too large' } },
+  FST_FIELDS_LIMIT: { status: 413, body: { error: 'Payload too large' } },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, body: { error: 'Unsupported media type', details: ['body: must be multipart/form-data'] } },
+  FST_PROTO_VIOLATION: { status: 400, body: { error: 'Validation error', details: ['body: a field name is not allowed'] } },
+  FST_MP_PREMATURE_CLOSE: { status: 400, body: { error: 'Validation error', details: ['body: the multipart data ended early'] } }
 }
 
 const STATUS_TEXT: Record<number, string> = {

@@ -38,6 +38,9 @@ export const InvalidResetToken = named('INVALID_RESET_TOKEN', 400, 'Invalid or e
 export const InvalidCode = named('INVALID_CODE', 400, 'Invalid or expired code')
 export const WrongCurrentPassword = named('WRONG_CURRENT_PASSWORD', 400, 'Current password is incorrect')
 export const ProviderNotConfigured = () => validationError(['provider: is not configured'])
+/** A file that is not a plain image of its declared type, does not decode, or is too large once decoded. */
+export const invalidImage = (field: string, problem: string) =>
+  new HttpError(400, 'Invalid image', { code: 'INVALID_IMAGE', details: [`${field}: ${problem}`] })
 
 // 401
 export const AUTH_REQUIRED = 'Authentication required'
@@ -55,6 +58,8 @@ export const NotCommentAuthor = named('NOT_COMMENT_AUTHOR', 403, 'Not authorized
 export const CommentDeleteForbidden = named('COMMENT_DELETE_FORBIDDEN', 403, 'Not authorized to delete this comment')
 export const OwnRecipeRating = named('OWN_RECIPE_RATING', 403, 'You cannot rate your own recipe')
 export const RecipeLimitReached = named('RECIPE_LIMIT_REACHED', 403, 'Recipe limit reached for your plan')
+export const ImageDeleteForbidden = named('IMAGE_DELETE_FORBIDDEN', 403, 'Not authorized to delete this image')
+export const UploadLimitReached = named('UPLOAD_LIMIT_REACHED', 403, 'Upload limit reached')
 
 // 404
 export const NotFound = named('NOT_FOUND', 404, 'Not found')
@@ -67,6 +72,7 @@ export const NotInCollection = named('NOT_IN_COLLECTION', 404, 'Recipe not in th
 export const NotificationNotFound = named('NOTIFICATION_NOT_FOUND', 404, 'Notification not found')
 export const TagNotFound = named('TAG_NOT_FOUND', 404, 'Tag not found')
 export const ReportTargetNotFound = named('REPORT_TARGET_NOT_FOUND', 404, 'Reported item not found')
+export const ImageNotFound = named('IMAGE_NOT_FOUND', 404, 'Image not found')
 
 // 409
 export const DUPLICATE_ACCOUNT = 'An account with these details already exists'
@@ -74,11 +80,16 @@ export const DuplicateAccount = named('DUPLICATE_ACCOUNT', 409, DUPLICATE_ACCOUN
 export const SavedCollectionUndeletable = named('SAVED_COLLECTION_UNDELETABLE', 409, 'The Saved Recipes collection cannot be deleted')
 export const AlreadyReported = named('ALREADY_REPORTED', 409, 'You have already reported this')
 
+// 415
+export const unsupportedImage = (field: string, allowed: readonly string[]) =>
+  new HttpError(415, 'Unsupported image type', { code: 'UNSUPPORTED_IMAGE', details: [`${field}: must be one of ${allowed.join(', ')}`] })
+
 // 423, 429, 503
 export const accountLocked = (retryAfter: number) => new HttpError(423, 'Account temporarily locked', { code: 'ACCOUNT_LOCKED', extra: { retryAfter } })
 export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' | 'auth') =>
   new HttpError(429, 'Too many requests', { code: 'RATE_LIMITED', extra: { retryAfter, ...(limit != null && { limit }) } })
 export const ServiceUnavailable = named('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable')
+export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retry')
 
 /** The SQLSTATE of a postgres.js error. */
 export function postgresCode (err: unknown): string | undefined {

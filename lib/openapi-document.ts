@@ -1,5 +1,7 @@
 // Finishing touches on the generated OpenAPI document, applied to every operation alike so that typed clients
 // (openapi-typescript, SDK generators) get names and optional parameters without each route repeating them.
+import type { SwaggerTransform } from '@fastify/swagger'
+import type { FastifySchema } from 'fastify'
 
 interface Schema { $ref?: string, description?: string, default?: unknown, type?: unknown, properties?: Record<string, Schema>, required?: string[] }
 interface Parameter { in: string, name: string, required?: boolean, schema?: Schema }
@@ -70,4 +72,30 @@ export function finishDocument<T extends object> (document: T): T {
     }
   }
   return document
+}
+
+/**
+ * A route's `config.swaggerTransform` for a multipart upload: the handler reads the file itself (lib/multipart-file.ts),
+ * so the body exists only in the document, as one binary field.
+ */
+export function multipartBodyDoc (field: string, description: string): SwaggerTransform {
+  return ({ schema, url }) => ({
+    url,
+    schema: {
+      ...schema,
+      consumes: ['multipart/form-data'],
+      body: { type: 'object', required: [field], properties: { [field]: { type: 'string', format: 'binary', description } } }
+    } as FastifySchema
+  })
+}
+
+/** A route's `config.swaggerTransform` naming its wildcard (`/image/*` -> `/image/{key}`) in the document. */
+export function wildcardDoc (name: string): SwaggerTransform {
+  return ({ schema, url }) => {
+    const params = schema.params as { properties?: Record<string, unknown> } | undefined
+    return {
+      url: url.replace(/\*$/, `{${name}}`),
+      schema: { ...schema, params: { type: 'object', required: [name], properties: { [name]: params?.properties?.['*'] ?? { type: 'string' } } } }
+    }
+  }
 }

@@ -107,7 +107,11 @@ const recipeInputFields = {
   ingredients: Type.Array(IngredientInput, { maxItems: RECIPE_LIMITS.ingredients }),
   instructions: Type.Optional(Type.Array(InstructionInput, { maxItems: RECIPE_LIMITS.instructions })),
   nutrition: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50 }))),
-  imageUrl: Type.Optional(Nullable(HttpUrl)),
+  imageUrl: Type.Optional(Nullable(Type.String({
+    maxLength: 2000,
+    pattern: '^(https?://|uploads/)',
+    description: 'An http(s) URL, or one of your uploads (its `key` or `url` from POST /api/upload/image)'
+  }))),
   sourceUrl: Type.Optional(Nullable(HttpUrl)),
   tags: Type.Optional(Type.Array(TagInput, { maxItems: RECIPE_LIMITS.tags, description: 'Tag names (at most 20); replaced on update' })),
   audienceUserIds: Type.Optional(Type.Array(Id, { maxItems: 500, description: 'Who may see a custom-visibility recipe' }))

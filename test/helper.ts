@@ -73,6 +73,7 @@ export function expectValidationError (t: Test, response: LightMyRequestResponse
 export * from './helpers/users.js'
 export * from './helpers/recipes.js'
 export * from './helpers/social.js'
+export * from './helpers/images.js'
 
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'

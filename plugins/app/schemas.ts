@@ -24,6 +24,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   403: 'Not allowed (for plan limits, `limit` and `used` say which)',
   404: 'Not found, or not visible to you',
   409: 'Conflicts with the current state',
+  413: 'Too large: a file over 10 MB, or more parts than the form allows',
+  415: 'Unsupported media type: not multipart/form-data, or an image type not allowed here (`details` lists the allowed ones)',
   423: 'Account locked after repeated wrong passwords; `retryAfter` says for how long',
   429: 'Rate limit reached: `limit` names it, `retryAfter` and the Retry-After header say when to try again',
   500: 'Unexpected server error (the body never carries details)',

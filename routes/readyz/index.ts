@@ -1,4 +1,4 @@
-// Readiness: the instance can serve traffic only while both its database and its cache answer.
+// Readiness: the instance can serve traffic only while its database, its cache and its file storage answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { described } from '../../schemas/common.js'
@@ -6,7 +6,7 @@ import { described } from '../../schemas/common.js'
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('error')])
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-  checks: Type.Object({ database: Check, cache: Check })
+  checks: Type.Object({ database: Check, cache: Check, storage: Check })
 })
 
 const CHECK_TIMEOUT_MS = 2000
@@ -30,20 +30,22 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       tags: ['Operations'],
       operationId: 'operations.readiness',
-      summary: 'Readiness: database and cache reachable',
+      summary: 'Readiness: database, cache and file storage reachable',
       response: {
         200: described('Ready: every check is ok', Readiness),
         503: described('Not ready: `checks` names the failing dependency', Readiness)
       }
     }
   }, async (request, reply) => {
-    const [database, cache] = await Promise.all([
+    const [database, cache, storage] = await Promise.all([
       probe(async () => await fastify.db`select 1`),
-      probe(async () => await fastify.cache.ping())
+      probe(async () => await fastify.cache.ping()),
+      probe(async () => await fastify.storage.check())
     ])
-    const ok = database === 'ok' && cache === 'ok'
-    if (!ok) request.log.warn({ checks: { database, cache } }, 'not ready')
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', checks: { database, cache } })
+    const checks = { database, cache, storage }
+    const ok = Object.values(checks).every(check => check === 'ok')
+    if (!ok) request.log.warn({ checks }, 'not ready')
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', checks })
   })
 }
 

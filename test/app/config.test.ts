@@ -22,6 +22,7 @@ t.test('defaults of decisions.md section 7', async t => {
   t.equal(config.redisUrl, undefined, 'in-process cache by default')
   t.equal(config.storage.driver, 'local')
   t.match(config.storage.localDir, /uploads$/)
+  t.equal(config.storage.publicUrl, 'http://localhost:3000', 'local files are served by the API itself')
   t.equal(config.mail.smtpUrl, undefined, 'emails recorded, not sent')
   t.equal(config.importAllowPrivateHosts, false)
   t.equal(config.trustProxy, 'loopback,uniquelocal')
@@ -48,12 +49,19 @@ t.test('values are typed and validated', async t => {
   t.equal(config.importAllowPrivateHosts, true)
   t.same(config.allowedOrigins, ['https://a.example.com', 'https://b.example.com'])
   t.equal(config.storage.s3?.endPoint, 'minio.internal', 'MINIO_* are aliases of S3_*')
+  t.equal(config.storage.publicUrl, 'https://minio.internal/recipes', 'S3 files: the path-style bucket URL by default')
+  const cdn = await loadConfig({
+    DATA_DIR: await dataDir(), JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B,
+    STORAGE_DRIVER: 's3', S3_ENDPOINT: 's3.example.com', S3_PORT: '9000', S3_ACCESS_KEY: 'ak', S3_SECRET_KEY: 'sk', MINIO_PUBLIC_URL: 'https://cdn.example.com/'
+  })
+  t.equal(cdn.storage.publicUrl, 'https://cdn.example.com', 'a configured public URL wins (MINIO_PUBLIC_URL is an alias)')
 
   const bad: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ STORAGE_PUBLIC_URL: 'ftp://files' }, /STORAGE_PUBLIC_URL/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV/],
     [{ STORAGE_DRIVER: 's3' }, /S3_ENDPOINT/],
     [{ ALLOWED_ORIGINS: 'not an origin' }, /ALLOWED_ORIGINS/],

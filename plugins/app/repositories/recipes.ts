@@ -81,6 +81,11 @@ export const recipesRepository = {
     await db`delete from recipes where id = ${id}`
   },
 
+  /** Drops a picture the author deleted from their recipes. */
+  async clearImage (db: Db, authorId: string, imageUrl: string): Promise<void> {
+    await db`update recipes set image_url = null, updated_at = now() where author_id = ${authorId} and image_url = ${imageUrl}`
+  },
+
   /** Replaces a custom recipe's audience; unknown user ids are dropped rather than failing the write. */
   async setAudience (db: Db, recipeId: string, userIds: string[]): Promise<void> {
     await db`delete from recipe_audience where recipe_id = ${recipeId}`

@@ -282,6 +282,10 @@ export const usersRepository = {
     await db`update users set ${db(values)}, updated_at = now() where id = ${id}`
   },
 
+  async setAvatar (db: Db, id: string, avatarUrl: string | null): Promise<void> {
+    await db`update users set avatar_url = ${avatarUrl}, updated_at = now() where id = ${id}`
+  },
+
   /** The stored switches among `keys` that hold a boolean (anything else a legacy row holds is ignored). */
   async emailPreferences (db: Db, id: string, keys: readonly string[]): Promise<EmailPreferencesInput | null> {
     const [row] = await db<Array<{ preferences: EmailPreferencesInput }>>`

@@ -39,6 +39,12 @@ export function createRecipeService (fastify: FastifyInstance) {
     return recipe
   }
 
+  /** The input with its `imageUrl` checked: one of the author's own uploads, or an outside URL. */
+  async function withImage<T extends RecipeInput> (tx: Db, userId: string, input: T): Promise<T> {
+    if (input.imageUrl == null) return input
+    return { ...input, imageUrl: await fastify.mediaService.recipeImageUrl(tx, userId, input.imageUrl) }
+  }
+
   /** Orphaned tags are removed after the write commits; a tag another recipe took meanwhile stays. */
   function dropOrphanTags (tagIds: string[]): void {
     if (tagIds.length === 0) return
@@ -52,7 +58,7 @@ export function createRecipeService (fastify: FastifyInstance) {
       await recipes.lock(tx, id)
       const current = await own(tx, id, userId)
       await revisions.add(tx, id, userId, current)
-      await recipes.update(tx, id, recipeFields(input, current))
+      await recipes.update(tx, id, recipeFields(await withImage(tx, userId, input), current))
       const oldTags = input.tags === undefined ? [] : await tags.setForRecipe(tx, id, normalizeTags(input.tags))
       if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
       return { recipe: await get(id, userId, tx), oldTags }
@@ -113,9 +119,9 @@ export function createRecipeService (fastify: FastifyInstance) {
      * the same author creates many recipes at once.
      */
     async create (author: { id: string }, input: RecipeInput & { title: string }, options: CreateOptions = {}): Promise<RecipeView> {
-      const fields = recipeFields(input)
       return await fastify.transaction(async tx => {
         await fastify.usersRepository.lock(tx, author.id)
+        const fields = recipeFields(await withImage(tx, author.id, input))
         const { limits } = await fastify.planService.forUser(author.id, tx)
         if (limits.recipes != null) {
           const used = await recipes.countByAuthor(tx, author.id)
@@ -170,5 +176,5 @@ export default fp(async fastify => {
   fastify.decorate('recipeService', createRecipeService(fastify))
 }, {
   name: 'recipe-service',
-  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'background', 'cache']
+  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'media-service', 'background', 'cache']
 })

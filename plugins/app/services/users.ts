@@ -11,6 +11,7 @@ import {
 } from '../../../schemas/users.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from '../repositories/recipes.js'
+import type { UploadedFile } from './media.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +65,16 @@ export function createUserService (fastify: FastifyInstance) {
       const { firstName, lastName, bio, location } = input
       await users.updateProfile(fastify.db, userId, { firstName, lastName, bio, location })
       return await own(userId)
+    },
+
+    /** Makes the uploaded image the caller's avatar; the answer is the own profile with its new avatarUrl. */
+    async setAvatar (userId: string, file: UploadedFile): Promise<UserSelfView> {
+      await fastify.mediaService.setAvatar(userId, file)
+      return await own(userId)
+    },
+
+    async removeAvatar (userId: string): Promise<void> {
+      await fastify.mediaService.removeAvatar(userId)
     },
 
     async profile (username: string, viewerId: string | null): Promise<UserPublicView> {
@@ -126,4 +137,4 @@ export function createUserService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('userService', createUserService(fastify))
-}, { name: 'user-service', dependencies: ['users-repository', 'recipe-service', 'db'] })
+}, { name: 'user-service', dependencies: ['users-repository', 'recipe-service', 'media-service', 'db'] })

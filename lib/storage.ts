@@ -1,0 +1,147 @@
+// Object storage for uploaded files: a local directory (the default) or an S3-compatible service through the
+// `minio` client. Keys look like `uploads/<userId>/<id>.webp`; a file's public URL is `<publicUrl>/<key>`.
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, rename, rm, stat, unlink, writeFile, access, constants } from 'node:fs/promises'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+import { Client } from 'minio'
+
+/** The only keys storage reads or writes: no traversal, no surprises in a file name. */
+export const STORAGE_KEY = /^uploads\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}\.webp$/
+
+/** Stored files never change (each key is a fresh id), so caches may keep them for a year. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable'
+
+export interface StoredFile { body: Readable, size: number, contentType: string }
+
+export interface Storage {
+  readonly driver: 'local' | 's3'
+  put: (key: string, data: Buffer, contentType: string) => Promise<void>
+  /** The file, or null when there is none. */
+  get: (key: string) => Promise<StoredFile | null>
+  /** Removes the file; a missing file is not an error. */
+  remove: (key: string) => Promise<void>
+  /** Throws when the backend cannot be written to (readiness). */
+  check: () => Promise<void>
+  /** The public URL of a key. */
+  url: (key: string) => string
+  /** The key behind one of our URLs, or null for any other URL. */
+  keyOf: (url: string) => string | null
+}
+
+export interface S3Settings { endPoint: string, port?: number, useSSL: boolean, accessKey: string, secretKey: string, bucket: string, region: string }
+
+function assertKey (key: string): void {
+  if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`)
+}
+
+function urls (publicUrl: string): Pick<Storage, 'url' | 'keyOf'> {
+  const base = publicUrl.replace(/\/+$/, '') + '/'
+  return {
+    url: key => base + key,
+    keyOf: url => {
+      if (!url.startsWith(base)) return null
+      const key = url.slice(base.length)
+      return STORAGE_KEY.test(key) ? key : null
+    }
+  }
+}
+
+/** Files under `dir` (DATA_DIR/uploads): `uploads/<userId>/<id>.webp` is `<dir>/<userId>/<id>.webp`. */
+export function localStorage (dir: string, publicUrl: string): Storage {
+  const fileOf = (key: string) => {
+    assertKey(key)
+    return path.join(dir, key.slice('uploads/'.length))
+  }
+  return {
+    driver: 'local',
+    ...urls(publicUrl),
+    async put (key, data) {
+      const file = fileOf(key)
+      await mkdir(path.dirname(file), { recursive: true })
+      // Written aside, then renamed: a reader never sees half a file.
+      const partial = `${file}.${randomBytes(6).toString('hex')}.partial`
+      try {
+        await writeFile(partial, data, { flag: 'wx' })
+        await rename(partial, file)
+      } catch (err) {
+        await rm(partial, { force: true })
+        throw err
+      }
+    },
+    async get (key) {
+      const file = fileOf(key)
+      try {
+        const { size } = await stat(file)
+        return { body: createReadStream(file), size, contentType: 'image/webp' }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw err
+      }
+    },
+    async remove (key) {
+      await unlink(fileOf(key)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err })
+    },
+    async check () {
+      await mkdir(dir, { recursive: true })
+      await access(dir, constants.W_OK)
+    }
+  }
+}
+
+const isMissing = (err: unknown) => ['NotFound', 'NoSuchKey'].includes((err as { code?: string }).code ?? '')
+
+/** An S3-compatible bucket (AWS S3, MinIO...), created on first use when it does not exist. */
+export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
+  const { bucket, region } = settings
+  const client = new Client({
+    endPoint: settings.endPoint,
+    port: settings.port,
+    useSSL: settings.useSSL,
+    accessKey: settings.accessKey,
+    secretKey: settings.secretKey,
+    region,
+    pathStyle: true
+  })
+  let bucketReady: Promise<void> | null = null
+  const ensureBucket = async () => {
+    bucketReady ??= (async () => {
+      if (!await client.bucketExists(bucket)) {
+        await client.makeBucket(bucket, region).catch(async err => {
+          // Another instance made it first.
+          if (!await client.bucketExists(bucket)) throw err
+        })
+      }
+    })().catch(err => { bucketReady = null; throw err })
+    await bucketReady
+  }
+  return {
+    driver: 's3',
+    ...urls(publicUrl),
+    async put (key, data, contentType) {
+      assertKey(key)
+      await ensureBucket()
+      // The size is always given: a known-length single PUT, no multipart upload.
+      await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType, 'Cache-Control': IMMUTABLE_CACHE })
+    },
+    async get (key) {
+      assertKey(key)
+      try {
+        const info = await client.statObject(bucket, key)
+        const body = await client.getObject(bucket, key)
+        return { body, size: info.size, contentType: String(info.metaData['content-type'] ?? 'image/webp') }
+      } catch (err) {
+        if (isMissing(err)) return null
+        throw err
+      }
+    },
+    async remove (key) {
+      assertKey(key)
+      await client.removeObject(bucket, key).catch(err => { if (!isMissing(err)) throw err })
+    },
+    async check () {
+      await ensureBucket()
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// Uploaded images and avatars: checks, re-encoding with bounded concurrency, storage and the media rows that
+// reference the files. A file is written before its row and removed when the row cannot be written; a row goes
+// before (or with) its file, so no row ever points at a missing file.
+import { createId } from '@paralleldrive/cuid2'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import pLimit from 'p-limit'
+import { ImageDeleteForbidden, ImageNotFound, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
+import { AVATAR_TYPES, checkImage, IMAGE_TYPES, processImage, sourceHash, type ImageVariant, type ProcessedImage } from '../../../lib/images.js'
+import type { ImageUploadView } from '../../../schemas/media.js'
+import type { Db } from '../../external/db.js'
+import type { MediaKind, MediaRow, NewMedia } from '../repositories/media.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mediaService: ReturnType<typeof createMediaService>
+  }
+}
+
+/** Images a user may keep (documented in the README); avatars replace each other. */
+export const MAX_IMAGES_PER_USER = 1000
+/** Images decoded at once per instance (libvips threads each one); more wait, and past the queue bound get 503. */
+const PROCESSING_CONCURRENCY = 2
+const PROCESSING_QUEUE = 8
+/** Job removing replaced avatars' files after the replacement commits. */
+const REMOVE_FILES_JOB = 'storage.remove'
+
+export interface UploadedFile { data: Buffer, mimetype: string }
+
+export function createMediaService (fastify: FastifyInstance) {
+  const { mediaRepository: media, usersRepository: users, storage } = fastify
+  const processing = pLimit(PROCESSING_CONCURRENCY)
+
+  const view = (row: MediaRow): ImageUploadView =>
+    ({ url: storage.url(row.key), key: row.key, width: row.width, height: row.height, size: row.size, contentType: row.contentType })
+
+  async function process (field: string, data: Buffer, variant: ImageVariant): Promise<ProcessedImage> {
+    if (processing.pendingCount >= PROCESSING_QUEUE) throw new ServiceBusy()
+    return await processing(async () => await processImage(field, data, variant))
+  }
+
+  /**
+   * Writes the file, then runs `record` in a transaction with the row to insert. When the transaction fails, or
+   * `record` says the row was not needed (false), the file is removed again.
+   */
+  async function store<T> (userId: string, kind: MediaKind, image: ProcessedImage, record: (tx: Db, row: NewMedia) => Promise<{ result: T, kept: boolean }>): Promise<T> {
+    const id = createId()
+    const { contentType, width, height, size, sourceHash } = image
+    const row: NewMedia = { id, userId, kind, key: `uploads/${userId}/${id}.webp`, contentType, width, height, size, sourceHash }
+    try {
+      await storage.put(row.key, image.data, image.contentType)
+    } catch (err) {
+      fastify.log.error({ err, key: row.key }, 'storage write failed')
+      throw new ServiceUnavailable()
+    }
+    let kept = false
+    try {
+      const { result, kept: wasKept } = await fastify.transaction(async tx => await record(tx, row))
+      kept = wasKept
+      return result
+    } finally {
+      if (!kept) await storage.remove(row.key).catch(err => fastify.log.error({ err, key: row.key }, 'could not remove an unreferenced upload'))
+    }
+  }
+
+  /** The key if it is well formed and under the caller's own folder; otherwise the 403 of interface.md. */
+  function ownKey (userId: string, key: string): string {
+    // Decoded once by the router: what is left must be plain (no `..`, no second layer of %-encoding, no backslash).
+    if (!key.startsWith(`uploads/${userId}/`) || /\.\.|%|\\|\p{Cc}/u.test(key)) throw new ImageDeleteForbidden()
+    return key
+  }
+
+  return {
+    /** Stores an image (201), or answers the caller's earlier upload of the same bytes (200, `created: false`). */
+    async uploadImage (userId: string, file: UploadedFile): Promise<{ upload: ImageUploadView, created: boolean }> {
+      await checkImage('image', file.data, file.mimetype, IMAGE_TYPES)
+      const earlier = await media.bySource(fastify.db, userId, 'image', sourceHash(file.data))
+      if (earlier != null) return { upload: view(earlier), created: false }
+      if (await media.count(fastify.db, userId, 'image') >= MAX_IMAGES_PER_USER) throw new UploadLimitReached({ limit: MAX_IMAGES_PER_USER })
+      const image = await process('image', file.data, 'image')
+      return await store<{ upload: ImageUploadView, created: boolean }>(userId, 'image', image, async (tx, row) => {
+        // Exact under concurrency: one upload of the user at a time passes the count.
+        await users.lock(tx, userId)
+        const used = await media.count(tx, userId, 'image')
+        if (used >= MAX_IMAGES_PER_USER) throw new UploadLimitReached({ limit: MAX_IMAGES_PER_USER, used })
+        const inserted = await media.insert(tx, row)
+        if (inserted != null) return { result: { upload: view(inserted), created: true }, kept: true }
+        // The same bytes arrived twice at once: the other request stored them.
+        const other = await media.bySource(tx, userId, 'image', row.sourceHash)
+        return { result: { upload: view(other!), created: false }, kept: false }
+      })
+    },
+
+    /** Removes one of the caller's images and clears it from their recipes; the file goes in the same transaction. */
+    async deleteImage (userId: string, key: string): Promise<void> {
+      const row = await media.byKey(fastify.db, userId, 'image', ownKey(userId, key))
+      if (row == null) throw new ImageNotFound()
+      await fastify.transaction(async tx => {
+        await media.remove(tx, row.id)
+        await fastify.recipesRepository.clearImage(tx, userId, storage.url(row.key))
+        // Last: a storage failure rolls the row back, so the row and the file stay together.
+        await storage.remove(row.key).catch(err => {
+          fastify.log.error({ err, key: row.key }, 'storage delete failed')
+          throw new ServiceUnavailable()
+        })
+      })
+    },
+
+    /** Makes the image the caller's avatar; the replaced avatar's file is removed once this commits. */
+    async setAvatar (userId: string, file: UploadedFile): Promise<void> {
+      await checkImage('avatar', file.data, file.mimetype, AVATAR_TYPES)
+      const use = async (tx: Db, key: string) => {
+        await users.setAvatar(tx, userId, storage.url(key))
+        const replaced = await media.removeAllBut(tx, userId, 'avatar', key)
+        if (replaced.length > 0) await fastify.queue.send(REMOVE_FILES_JOB, { keys: replaced }, tx)
+      }
+      const earlier = await media.bySource(fastify.db, userId, 'avatar', sourceHash(file.data))
+      if (earlier != null) {
+        await fastify.transaction(async tx => {
+          await users.lock(tx, userId)
+          if (await media.hold(tx, userId, 'avatar', earlier.key)) await use(tx, earlier.key)
+        })
+        return
+      }
+      const image = await process('avatar', file.data, 'avatar')
+      await store(userId, 'avatar', image, async (tx, row) => {
+        await users.lock(tx, userId)
+        const inserted = await media.insert(tx, row)
+        await use(tx, inserted?.key ?? (await media.bySource(tx, userId, 'avatar', row.sourceHash))!.key)
+        return { result: undefined, kept: inserted != null }
+      })
+    },
+
+    async removeAvatar (userId: string): Promise<void> {
+      await fastify.transaction(async tx => {
+        await users.lock(tx, userId)
+        await users.setAvatar(tx, userId, null)
+        const removed = await media.removeAllBut(tx, userId, 'avatar', null)
+        if (removed.length > 0) await fastify.queue.send(REMOVE_FILES_JOB, { keys: removed }, tx)
+      })
+    },
+
+    /**
+     * A recipe's `imageUrl` as given by its author: an outside URL stays as it is; one of our upload keys or URLs
+     * must be the author's own stored image (held until `tx` ends) and is stored as its URL.
+     */
+    async recipeImageUrl (tx: Db, userId: string, value: string | null | undefined): Promise<string | null | undefined> {
+      if (value == null) return value
+      const key = value.startsWith('uploads/') ? value : storage.keyOf(value)
+      if (key == null) return value
+      if (!key.startsWith(`uploads/${userId}/`) || !await media.hold(tx, userId, 'image', key)) {
+        throw validationError(['imageUrl: is not one of your uploaded images'])
+      }
+      return storage.url(key)
+    }
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('mediaService', createMediaService(fastify))
+  await fastify.queue.work<{ keys: string[] }>(REMOVE_FILES_JOB, async ({ keys }) => {
+    for (const key of keys) await fastify.storage.remove(key)
+  })
+}, { name: 'media-service', dependencies: ['media-repository', 'users-repository', 'recipes-repository', 'storage', 'queue', 'db'] })
