@@ -5,10 +5,19 @@
 //     GET /search?q=   the same, where lower(title) like '%q%'
 //     GET /pk/:id      a user row by primary key
 //     GET /bcrypt      bcrypt compare (cost 12, the service's library) of the bench password: the login ceiling
-// Usage: node --import tsx bench/ceiling.ts hello|db   (CEILING_PORT, CEILING_DATABASE_URL, BENCH_PASSWORD)
+//   `media`: the uploads family's work without the service around it:
+//     GET /file/:userId/:fileName   a stored file read with fs.readFile from the service's upload directory
+//                                   (CEILING_FILES_DIR, the same files) and sent as image/webp
+//     POST /sharp                   the raw image (image/jpeg body) through the service's sharp pipeline (lib/images.ts:
+//                                   metadata, rotate, resize inside 2048 px, WebP quality 82), answering the output size
+// Usage: node --import tsx bench/ceiling.ts hello|db|media   (CEILING_PORT, CEILING_DATABASE_URL, BENCH_PASSWORD, CEILING_FILES_DIR)
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import bcrypt from 'bcrypt'
 import Fastify from 'fastify'
 import postgres from 'postgres'
+import sharp from 'sharp'
+import { IMAGE_LIMITS } from '../lib/images.js'
 
 const mode = process.argv[2]
 const port = Number(process.env.CEILING_PORT ?? 0)
@@ -56,8 +65,32 @@ if (mode === 'hello') {
   })
   app.get('/bcrypt', async () => ({ ok: await bcrypt.compare(password, hash) }))
   app.addHook('onClose', async () => { await sql.end({ timeout: 5 }) })
+} else if (mode === 'media') {
+  const dir = process.env.CEILING_FILES_DIR!
+  app.get('/', async () => ({ ok: true }))
+  // The service's own bounds on names (schemas/media.ts StoredFileParams), so no request leaves the directory.
+  const name = /^[A-Za-z0-9_-]{1,64}$/
+  app.get<{ Params: { userId: string, fileName: string } }>('/file/:userId/:fileName', async (request, reply) => {
+    const { userId, fileName } = request.params
+    if (!name.test(userId) || !fileName.endsWith('.webp') || !name.test(fileName.slice(0, -5))) return await reply.code(404).send({ error: 'not found' })
+    const data = await readFile(path.join(dir, userId, fileName)).catch(() => null)
+    if (data == null) return await reply.code(404).send({ error: 'not found' })
+    return await reply.type('image/webp').send(data)
+  })
+  // The options and steps of processImage (lib/images.ts), variant `image`.
+  const options = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
+  app.addContentTypeParser('image/jpeg', { parseAs: 'buffer', bodyLimit: IMAGE_LIMITS.bytes }, (_request, body, done) => { done(null, body) })
+  app.post<{ Body: Buffer }>('/sharp', async request => {
+    const { width, height } = await sharp(request.body, options).metadata()
+    if (width == null || height == null) throw new Error('not an image')
+    const { data, info } = await sharp(request.body, options).rotate()
+      .resize(IMAGE_LIMITS.side, IMAGE_LIMITS.side, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true })
+    return { width: info.width, height: info.height, size: data.length }
+  })
 } else {
-  console.error('usage: ceiling.ts hello|db')
+  console.error('usage: ceiling.ts hello|db|media')
   process.exit(2)
 }
 

@@ -9,11 +9,20 @@ export interface Step {
   method?: 'GET' | 'POST' | 'DELETE'
   path: string
   headers?: Record<string, string>
-  body?: string
+  /** A string is sent as JSON; a Buffer as it is (give its content-type in headers). */
+  body?: string | Buffer
+  /** The status every response must have (200 unless said). */
+  status?: number
+  /** The body is not JSON (a file): check gets it as received, with the response headers. */
+  raw?: boolean
   /** Chooses this request's variable parts (user, recipe...); may note them in the connection's context for check. */
-  setup?: (context: Context) => { path?: string, method?: 'GET' | 'POST' | 'DELETE', headers?: Record<string, string>, body?: string }
-  /** The parsed 200 body is right: null, or what is wrong with it. */
-  check: (body: any, context: Context) => string | null
+  setup?: (context: Context) => { path?: string, method?: 'GET' | 'POST' | 'DELETE', headers?: Record<string, string>, body?: string | Buffer }
+  /**
+   * The body of a response with the expected status is right: null, or what is wrong with it. `body` is parsed JSON,
+   * or for a raw step the body as autocannon hands it over (decoded as UTF-8 chunk by chunk, so only its ASCII parts
+   * are reliable); `headers` have lower-case names.
+   */
+  check: (body: any, context: Context, headers: Record<string, string>) => string | null
 }
 
 /** What each connection sends, in a loop: one step, or a sequence (e.g. like, then unlike the same recipe). */
@@ -27,7 +36,7 @@ export interface Measurement {
   p50: number
   p99: number
   responses: number
-  /** Responses that were not 200 or whose body failed its check, connection errors and timeouts. */
+  /** Responses without the expected status (200, or the step's) or whose body failed its check, connection errors and timeouts. */
   failures: number
   /** The first few failures, for the report. */
   samples: string[]
@@ -44,25 +53,30 @@ export async function measure (base: string, load: Load, connections: number, se
   const requests = load.map(step => ({
     method: step.method ?? 'GET',
     path: step.path,
-    headers: { ...(step.body != null && { 'content-type': 'application/json' }), ...step.headers },
+    headers: { ...(typeof step.body === 'string' && { 'content-type': 'application/json' }), ...step.headers },
     body: step.body,
     setupRequest: (request: autocannon.Request, context: object) => {
       if (step.setup == null) return request
       const chosen = step.setup(context as Context)
       const ctx = context as Context
       ctx.path = chosen.path ?? request.path
-      const json = chosen.body != null && { 'content-type': 'application/json' }
+      const json = typeof chosen.body === 'string' && { 'content-type': 'application/json' }
       return { ...request, ...chosen, headers: { ...request.headers, ...json, ...chosen.headers } }
     },
-    onResponse: (status: number, body: string, context: object) => {
-      if (status !== 200) return fail(`${step.method ?? 'GET'} ${String((context as Context).path ?? step.path)}: ${status} ${body}`)
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(body)
-      } catch {
-        return fail(`${String((context as Context).path ?? step.path)}: malformed JSON: ${body}`)
+    onResponse: (status: number, body: string, context: object, rawHeaders?: Record<string, string | string[]>) => {
+      const expected = step.status ?? 200
+      if (status !== expected) return fail(`${step.method ?? 'GET'} ${String((context as Context).path ?? step.path)}: ${status} (expected ${expected}) ${body}`)
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+      let parsed: unknown = body
+      if (step.raw !== true) {
+        try {
+          parsed = JSON.parse(body)
+        } catch {
+          return fail(`${String((context as Context).path ?? step.path)}: malformed JSON: ${body}`)
+        }
       }
-      const problem = step.check(parsed, context as Context)
+      const problem = step.check(parsed, context as Context, headers)
       if (problem != null) return fail(`${String((context as Context).path ?? step.path)}: ${problem}`)
       good++
     }

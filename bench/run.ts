@@ -1,9 +1,11 @@
 // `npm run bench`: the service's hot paths side by side with bare Fastify and PostgreSQL ceilings, on the same Node,
 // in the same run. Builds dist/, prepares the dataset's database (bench/datasets.ts), starts the service
-// (production build), a bare Fastify hello server and a bare Fastify + postgres.js server, each in its own process,
-// then runs BENCH_ROUNDS interleaved rounds and writes bench/results/<date>-<dataset>.{json,md}. See bench/README.md.
-//   BENCH_DATASET=S|M|L (M)  BENCH_SECONDS (5)  BENCH_ROUNDS (3)  BENCH_ONLY=<names>  DATABASE_URL  REDIS_URL
-// Any failed response (not 200, or a body that fails its check) or wrong like counter makes the run invalid: exit 1.
+// (production build), a bare Fastify hello server and a bare Fastify + postgres.js server (and, for the media scenarios,
+// a bare file and sharp server), each in its own process, then runs BENCH_ROUNDS interleaved rounds and writes
+// bench/results/<date>-<dataset>.{json,md}. See bench/README.md.
+//   BENCH_DATASET=S|M|L (M)  BENCH_SECONDS (5)  BENCH_ROUNDS (3)  BENCH_ONLY=<names>  DATABASE_URL  REDIS_URL  BENCH_RESULTS_DIR
+// Any failed response (not the expected 200/201, or a body that fails its check), wrong like counter, or media row
+// without its file (or file without its row) makes the run invalid: exit 1.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -12,12 +14,13 @@ import path from 'node:path'
 import postgres from 'postgres'
 import { DATASETS, prepareDataset, type Dataset, type DatasetName } from './datasets.js'
 import { measure, type Load, type Measurement } from './load.js'
+import { distinctJpegs, mediaProblem, removeMedia, uploadBenchFile } from './media.js'
 import {
   compareWith, describeMachine, evaluate, markdown, newestReference, summarize, writeResults,
   type CeilingRecord, type Results, type Round, type ScenarioRecord
 } from './report.js'
 import { CEILING_LABELS, ceilingLoads, scenarios, type CeilingName, type Runtime } from './scenarios.js'
-import { BENCH_PASSWORD, STORM_USERS, fanUsername, stormId, stormUsername } from './seed.js'
+import { BENCH_PASSWORD, READER_ID, STORM_USERS, fanUsername, stormId, stormUsername } from './seed.js'
 import { REPO, freePort, startChild, type Child, type ProbeReport } from './servers.js'
 
 const THROUGHPUT_CONNECTIONS = 50
@@ -25,7 +28,8 @@ const LATENCY_CONNECTIONS = 10
 /** Dataset L runs only these, latency only, and compares their p99 with the newest M result. */
 const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
-  'deep-page', 'login', 'login-detail', 'like-storm', 'mixed']
+  'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload']
+const MEDIA_SCENARIOS = ['media-file', 'media-upload']
 const LIFTED = '1000000000'
 
 function settings () {
@@ -58,8 +62,8 @@ function location (url: string): string {
   return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`
 }
 
-async function startServers (dataset: Dataset, work: string) {
-  const [port, bffPort, helloPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()])
+async function startServers (dataset: Dataset, work: string, withMedia: boolean) {
+  const [port, bffPort, helloPort, dbPort, mediaPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()])
   const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work }
   const redisUrl = process.env.REDIS_URL
   const serviceEnv: Record<string, string> = {
@@ -67,7 +71,7 @@ async function startServers (dataset: Dataset, work: string) {
     HOST: '127.0.0.1',
     PORT: String(port),
     BFF_PORT: String(bffPort),
-    DATA_DIR: path.join(work, 'data'),
+    DATA_DIR: dataDir(work),
     DATABASE_URL: dataset.url,
     CACHE_PREFIX: `bench-${dataset.name.toLowerCase()}:`,
     // Throughput, not the limiters, is measured.
@@ -81,7 +85,7 @@ async function startServers (dataset: Dataset, work: string) {
   // The service runs as `npm start` runs it (its node flags and script), from any working directory.
   const start = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   const serviceArgs = start.split(/\s+/).slice(1).map(arg => arg.endsWith('.js') ? path.join(REPO, arg) : arg)
-  const [service, hello, db] = await Promise.all([
+  const [service, hello, db, media] = await Promise.all([
     startChild({
       name: 'service',
       args: serviceArgs,
@@ -108,10 +112,22 @@ async function startServers (dataset: Dataset, work: string) {
       port: dbPort,
       logFile: path.join(work, 'ceiling.log'),
       readyPath: '/pk/reader'
-    })
+    }),
+    // Only for the media scenarios: it reads the service's upload directory (the same files).
+    withMedia
+      ? startChild({
+        name: 'media-ceiling',
+        args: ['--import', 'tsx', ceilingScript, 'media'],
+        env: { ...base, CEILING_PORT: String(mediaPort), CEILING_FILES_DIR: uploadsDir(work) },
+        cwd: REPO,
+        port: mediaPort,
+        logFile: path.join(work, 'media-ceiling.log'),
+        readyPath: '/'
+      })
+      : undefined
   ])
   const recordedEnv = { ...serviceEnv, DATABASE_URL: location(dataset.url), ...(redisUrl != null && redisUrl !== '' && { REDIS_URL: location(redisUrl) }) }
-  return { service, hello, db, recordedEnv, cache: redisUrl != null && redisUrl !== '' ? `Redis (${location(redisUrl)})` : 'in-process' }
+  return { service, hello, db, media, recordedEnv, cache: redisUrl != null && redisUrl !== '' ? `Redis (${location(redisUrl)})` : 'in-process' }
 }
 
 async function login (base: string, identifier: string): Promise<string> {
@@ -132,6 +148,9 @@ async function tokensFor (base: string, usernames: string[]): Promise<string[]> 
 }
 
 const stormIds = Array.from({ length: STORM_USERS }, (_, i) => stormId(i))
+const dataDir = (work: string) => path.join(work, 'data')
+/** The service's local storage (DATA_DIR/uploads). */
+const uploadsDir = (work: string) => path.join(dataDir(work), 'uploads')
 
 /** null when every recipe's like_count equals its likes, else what differs. */
 async function likeCounterProblem (sql: postgres.Sql): Promise<string | null> {
@@ -186,20 +205,23 @@ async function main (): Promise<number> {
   let valid = false
   try {
     const [{ version }] = await sql<Array<{ version: string }>>`select current_setting('server_version') as version`
-    console.log(`starting the service (dist/server.js, production), a bare hello server and a bare PostgreSQL server; logs in ${work}`)
-    servers = await startServers(dataset, work)
-    phase('servers ready')
-    const { service, hello, db } = servers
-    const children = [service, hello, db]
-    const quiet = async () => { await Promise.all(children.map(async child => { await child.quiet() })) }
-    await removeStormLikes(sql)
-
     const isL = options.dataset === 'L'
     const names = SCENARIO_NAMES
       .filter(name => !isL || L_SCENARIOS.includes(name))
       .filter(name => options.only == null || options.only.includes(name))
     if (names.length === 0) throw new Error('BENCH_ONLY selected no scenario for this dataset')
-    const writes = names.includes('like-storm') || names.includes('mixed')
+    const withMedia = names.some(name => MEDIA_SCENARIOS.includes(name))
+    console.log(`starting the service (dist/server.js, production), a bare hello server, a bare PostgreSQL server${withMedia ? ' and a bare file/sharp server' : ''}; logs in ${work}`)
+    servers = await startServers(dataset, work, withMedia)
+    phase('servers ready')
+    const { service, hello, db, media } = servers
+    const children = [service, hello, db, ...(media != null ? [media] : [])]
+    const quiet = async () => { await Promise.all(children.map(async child => { await child.quiet() })) }
+    await removeStormLikes(sql)
+    // An earlier run's media rows point at files that went with its temporary folder.
+    await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
+
+    const writes = names.includes('like-storm') || names.includes('mixed') || names.includes('media-upload')
     const runtime: Runtime = {
       shape: dataset.shape,
       readerToken: (await tokensFor(service.base, ['reader']))[0],
@@ -208,32 +230,48 @@ async function main (): Promise<number> {
       password: BENCH_PASSWORD
     }
     phase(`signed in through the service as the reader${writes ? ` and ${STORM_USERS} storm users` : ''}`)
+    if (withMedia) {
+      const [file, jpegs] = await Promise.all([uploadBenchFile(service.base, runtime.readerToken), distinctJpegs()])
+      runtime.media = { file, jpeg: jpegs.nth }
+      phase(`uploaded the file media-file reads (${file.size} bytes) through the service`)
+    }
     const all = scenarios(runtime)
     const selected = all.filter(s => names.includes(s.name)).map(s => isL ? { ...s, throughput: false, ceiling: undefined } : s)
-    const ceilingOf: Record<CeilingName, Child> = { list: db, search: db, pk: db, bcrypt: db, hello }
-    const ceilingLoad = ceilingLoads()
+    const ceilingOf: Record<CeilingName, Child | undefined> = { list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media }
+    const ceilingLoad = ceilingLoads(runtime)
     const records = selected.map((s): ScenarioRecord => ({ name: s.name, label: s.label, ceiling: s.ceiling, rounds: [] }))
     const ceilingNames = [...new Set(selected.flatMap(s => s.ceiling == null ? [] : [s.ceiling]))]
     const ceilings = ceilingNames.map((name): CeilingRecord => ({ name, label: CEILING_LABELS[name], rounds: [] }))
 
-    const run = async (child: Child, load: Load, connections: number, seconds = options.seconds) => {
+    const run = async (child: Child | undefined, load: Load, connections: number, seconds = options.seconds) => {
+      if (child == null) throw new Error('a ceiling server that was not started')
       await quiet()
       return await measure(child.base, load, connections, seconds)
     }
-    const runService = async (load: Load): Promise<{ m: Measurement, loop: ProbeReport }> => {
+    const runService = async (load: Load, connections = LATENCY_CONNECTIONS): Promise<{ m: Measurement, loop: ProbeReport }> => {
       await quiet()
       await service.reset()
-      const m = await measure(service.base, load, LATENCY_CONNECTIONS, options.seconds)
+      const m = await measure(service.base, load, connections, options.seconds)
       return { m, loop: await service.report() }
+    }
+    /** After uploads: null when the storm users' rows and files agree, else what differs; then both are removed. */
+    const checkAndRemoveUploads = async (responses: number) => {
+      await quiet()
+      await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
+      const problem = await mediaProblem(sql, uploadsDir(work), stormIds, responses)
+      await removeMedia(sql, uploadsDir(work), stormIds)
+      return problem
     }
 
     // Warm-up: one second of every load, so the first round does not pay for JIT and cold caches alone.
     console.log('warm-up')
-    for (const s of selected) await run(service, s.load, LATENCY_CONNECTIONS, 1)
-    for (const name of ceilingNames) await run(ceilingOf[name], ceilingLoad[name], LATENCY_CONNECTIONS, 1)
+    const connectionsOf = (ceiling: CeilingName) => selected.find(s => s.ceiling === ceiling)?.connections
+    for (const s of selected) await run(service, s.load, s.connections?.latency ?? LATENCY_CONNECTIONS, 1)
+    for (const name of ceilingNames) await run(ceilingOf[name], ceilingLoad[name], connectionsOf(name)?.latency ?? LATENCY_CONNECTIONS, 1)
     await quiet()
     await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
     await removeStormLikes(sql)
+    if (names.includes('media-upload')) await removeMedia(sql, uploadsDir(work), stormIds)
     phase('warmed up')
 
     const flood = all.find(s => s.name === 'login')!.load
@@ -255,17 +293,20 @@ async function main (): Promise<number> {
           r.loop = await service.report()
           r.flood = await floodRun
         } else {
+          // The ceiling runs at the scenario's connections (fewer for uploads: see UPLOAD_CONNECTIONS).
+          const throughputConnections = scenario.connections?.throughput ?? THROUGHPUT_CONNECTIONS
+          const latencyConnections = scenario.connections?.latency ?? LATENCY_CONNECTIONS
           if (scenario.throughput) {
-            if (ceiling != null && ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], THROUGHPUT_CONNECTIONS)
-            r.throughput = await run(service, scenario.load, THROUGHPUT_CONNECTIONS)
-            if (ceiling != null && !ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], THROUGHPUT_CONNECTIONS)
+            if (ceiling != null && ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections)
+            r.throughput = await run(service, scenario.load, throughputConnections)
+            if (ceiling != null && !ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections)
           }
           if (scenario.latency) {
-            if (ceiling != null && ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], LATENCY_CONNECTIONS)
-            const { m, loop } = await runService(scenario.load)
+            if (ceiling != null && ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections)
+            const { m, loop } = await runService(scenario.load, latencyConnections)
             r.latency = m
             r.loop = loop
-            if (ceiling != null && !ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], LATENCY_CONNECTIONS)
+            if (ceiling != null && !ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections)
           }
         }
         if (scenario.writesLikes === true) {
@@ -274,6 +315,7 @@ async function main (): Promise<number> {
           r.counters = await likeCounterProblem(sql)
           await removeStormLikes(sql)
         }
+        if (scenario.writesMedia === true) r.counters = await checkAndRemoveUploads((r.throughput?.responses ?? 0) + (r.latency?.responses ?? 0))
         if (ceiling != null) {
           ceilings.find(x => x.name === ceiling)!.rounds.push(c)
           measured.add(ceiling)
@@ -282,17 +324,19 @@ async function main (): Promise<number> {
         console.log(`[${round}/${options.rounds}] ${scenario.name}: ${[rps(r.throughput), lat(r.latency), r.loop == null ? '' : `loop p99 ${ms(r.loop.loopP99)} ms`,
           r.baselineP99 == null ? '' : `alone p99 ${ms(r.baselineP99)} ms, flood ${rps(r.flood)}`,
           ceiling == null ? '' : `| ${ceiling} ceiling ${[rps(c.throughput), lat(c.latency)].filter(Boolean).join(' ')}`,
-          r.counters === undefined ? '' : r.counters == null ? 'counters exact' : `COUNTERS WRONG: ${r.counters}`].filter(Boolean).join(', ')}` +
+          r.counters === undefined ? '' : r.counters == null ? (scenario.writesMedia === true ? 'rows and files agree' : 'counters exact') : `COUNTERS WRONG: ${r.counters}`].filter(Boolean).join(', ')}` +
           bad(r.throughput, r.latency, r.flood, c.throughput, c.latency))
       }
     }
 
     const { peakRss } = await service.report()
+    // The dataset as seeded: the reader's file and any upload are gone with this run's temporary folder.
+    if (withMedia) await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
     const summary = summarize(records, ceilings)
     const problems: string[] = []
     for (const s of summary) {
       if (s.failures > 0) problems.push(`${s.name}: ${s.failures} failed responses`)
-      if (s.countersExact === false) problems.push(`${s.name}: like counters wrong`)
+      if (s.countersExact === false) problems.push(`${s.name}: ${s.name === 'media-upload' ? 'media rows and stored files differ' : 'like counters wrong'}`)
     }
     for (const c of ceilings) {
       const failures = c.rounds.reduce((n, r) => n + (r.throughput?.failures ?? 0) + (r.latency?.failures ?? 0), 0)
@@ -326,7 +370,7 @@ async function main (): Promise<number> {
     valid = results.valid
     return valid ? 0 : 1
   } finally {
-    if (servers != null) await Promise.all([servers.service.stop(), servers.hello.stop(), servers.db.stop()])
+    if (servers != null) await Promise.all([servers.service.stop(), servers.hello.stop(), servers.db.stop(), servers.media?.stop()])
     await sql.end({ timeout: 5 })
     // The logs (one line per request) are kept only when something went wrong.
     if (valid) rmSync(work, { recursive: true, force: true })

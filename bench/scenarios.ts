@@ -1,9 +1,10 @@
 // What the bench sends: the service's hot paths and the ceilings they are compared with, each with the check every
 // response must pass. Names are what BENCH_ONLY takes.
 import type { Load, Step } from './load.js'
-import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, ZERO_TERM, authorId, isListed, recipeId, type Shape } from './seed.js'
+import { looksLikeWebp, multipartFile, UPLOAD_SIZE, type StoredFile } from './media.js'
+import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, ZERO_TERM, authorId, isListed, recipeId, stormId, type Shape } from './seed.js'
 
-export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt'
+export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp'
 
 export interface Scenario {
   name: string
@@ -17,6 +18,10 @@ export interface Scenario {
   latency: boolean
   /** Check like_count = count(likes) after it, then remove the storm users' likes. */
   writesLikes?: boolean
+  /** Check the storm users' media rows against their stored files after it, then remove both. */
+  writesMedia?: boolean
+  /** Connections of its runs (and its ceiling's) when not the usual 50 and 10. */
+  connections?: { throughput: number, latency: number }
 }
 
 /** What the scenarios need from the running service and the dataset. */
@@ -28,7 +33,15 @@ export interface Runtime {
   /** Usernames the login flood cycles through (never two requests for one account at once). */
   loginUsers: string[]
   password: string
+  /** Set when a media scenario runs: the file `media-file` reads, and the n-th distinct JPEG `media-upload` sends. */
+  media?: { file: StoredFile, jpeg: (n: number) => Buffer }
 }
+
+/**
+ * Uploads at once: the service decodes 2 images at a time and queues 8 more (services/media.ts), answering 503 past
+ * that, so more connections would measure its refusals. 8 keeps every request admitted.
+ */
+export const UPLOAD_CONNECTIONS = 8
 
 type Body = any
 
@@ -145,6 +158,40 @@ function mixed (runtime: Runtime): Load {
         case 'feed': return Array.isArray(body?.recipes) && body.recipes.every(isRecipe) ? null : 'feed without recipes'
         default: return Array.isArray(body?.recipes) && body.recipes.every(isRecipe) && body.pagination != null ? null : `${String(context.kind)} without recipes`
       }
+    }
+  }]
+}
+
+/** A stored WebP, as the service's file route or the bare file server sends it. */
+function webpFile (file: StoredFile, etag: boolean): Step['check'] {
+  return (body, _context, headers) => {
+    if (headers['content-type'] !== 'image/webp') return `content-type ${headers['content-type']}`
+    if (Number(headers['content-length']) !== file.size) return `content-length ${headers['content-length']}, expected ${file.size}`
+    if (etag && headers.etag !== `"${file.fileName}"`) return `etag ${headers.etag}`
+    return looksLikeWebp(String(body)) ? null : 'not a WebP body'
+  }
+}
+
+/** POST /api/upload/image of a distinct 1200x800 JPEG per request, storm users in turn (each upload a new image: 201). */
+function upload (runtime: Runtime): Load {
+  const { jpeg } = runtime.media!
+  const form = multipartFile('image', 'photo.jpg', 'image/jpeg')
+  const users = runtime.stormTokens.length
+  let n = 0
+  return [{
+    method: 'POST',
+    path: '/api/upload/image',
+    status: 201,
+    setup: context => {
+      const i = n++
+      context.user = stormId(i % users)
+      return { headers: { ...bearer(runtime.stormTokens[i % users]), 'content-type': form.contentType }, body: form.body(jpeg(i)) }
+    },
+    check: (body, context) => {
+      const prefix = `uploads/${String(context.user)}/`
+      if (typeof body?.key !== 'string' || !body.key.startsWith(prefix) || !String(body.url).endsWith(body.key)) return `key ${body?.key}, expected ${prefix}...`
+      if (body.width !== UPLOAD_SIZE.width || body.height !== UPLOAD_SIZE.height) return `${body.width}x${body.height}`
+      return body.contentType === 'image/webp' && Number.isInteger(body.size) && body.size > 0 ? null : `upload answered ${JSON.stringify(body)}`
     }
   }]
 }
@@ -280,14 +327,38 @@ export function scenarios (runtime: Runtime): Scenario[] {
       throughput: true,
       latency: true,
       writesLikes: true
-    }
+    },
+    ...(runtime.media == null
+      ? []
+      : [
+          {
+            name: 'media-file',
+            label: `stored image, GET /uploads/<userId>/<id>.webp (${Math.round(runtime.media.file.size / 1024)} KB)`,
+            load: [{ path: `/uploads/${runtime.media.file.userId}/${runtime.media.file.fileName}`, raw: true, check: webpFile(runtime.media.file, true) }],
+            ceiling: 'file' as const,
+            throughput: true,
+            latency: true
+          },
+          {
+            name: 'media-upload',
+            label: `image upload, ${UPLOAD_SIZE.width}x${UPLOAD_SIZE.height} JPEG (${Math.round(runtime.media.jpeg(0).length / 1024)} KB), ${UPLOAD_CONNECTIONS} connections`,
+            load: upload(runtime),
+            ceiling: 'sharp' as const,
+            throughput: true,
+            latency: true,
+            writesMedia: true,
+            connections: { throughput: UPLOAD_CONNECTIONS, latency: UPLOAD_CONNECTIONS }
+          }
+        ])
   ]
 }
 
 /** The ceiling servers' routes (bench/ceiling.ts), checked like the service's. */
-export function ceilingLoads (): Record<CeilingName, Load> {
+export function ceilingLoads (runtime: Pick<Runtime, 'media'>): Record<CeilingName, Load> {
   const authors = Array.from({ length: AUTHORS }, (_, i) => authorId(i))
   let n = 0
+  let images = 0
+  const media = runtime.media
   return {
     list: [{ path: '/list', check: body => Array.isArray(body?.recipes) && body.recipes.length === 12 ? null : 'not 12 recipes' }],
     search: [{
@@ -303,7 +374,16 @@ export function ceilingLoads (): Record<CeilingName, Load> {
       check: (body, context) => body?.user?.id === context.id ? null : 'wrong user'
     }],
     hello: [{ path: '/', check: body => body?.hello === 'world' ? null : 'not hello' }],
-    bcrypt: [{ path: '/bcrypt', check: body => body?.ok === true ? null : 'bcrypt compare failed' }]
+    bcrypt: [{ path: '/bcrypt', check: body => body?.ok === true ? null : 'bcrypt compare failed' }],
+    file: media == null ? [] : [{ path: `/file/${media.file.userId}/${media.file.fileName}`, raw: true, check: webpFile(media.file, false) }],
+    sharp: media == null
+      ? []
+      : [{
+          method: 'POST',
+          path: '/sharp',
+          setup: () => ({ headers: { 'content-type': 'image/jpeg' }, body: media.jpeg(images++) }),
+          check: body => body?.width === UPLOAD_SIZE.width && body.height === UPLOAD_SIZE.height && body.size > 0 ? null : `sharp answered ${JSON.stringify(body)}`
+        }]
   }
 }
 
@@ -312,5 +392,7 @@ export const CEILING_LABELS: Record<CeilingName, string> = {
   search: `bare /search?q=${COMMON_TERM} (title like)`,
   pk: 'bare /pk (user by primary key)',
   hello: 'bare Fastify hello',
-  bcrypt: 'bare bcrypt compare (cost 12)'
+  bcrypt: 'bare bcrypt compare (cost 12)',
+  file: 'bare Fastify sending the file (fs.readFile)',
+  sharp: 'bare sharp pipeline (decode, rotate, resize, WebP 82)'
 }
