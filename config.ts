@@ -169,6 +169,10 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     localDir: path.join(dataDir, 'uploads'),
     publicUrl: (env.STORAGE_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
   }
+  if (env.STORAGE_DRIVER === 'local' && isProduction && env.STORAGE_PUBLIC_URL == null) {
+    // Stored rows keep full URLs: a localhost default would hand every client a URL it cannot reach.
+    throw new ConfigError('Invalid configuration: STORAGE_PUBLIC_URL is required in production with local storage (the address clients load /uploads/... from)')
+  }
   if (env.STORAGE_DRIVER === 's3') {
     if (env.S3_ENDPOINT == null || env.S3_ACCESS_KEY == null || env.S3_SECRET_KEY == null) {
       throw new ConfigError('Invalid configuration: STORAGE_DRIVER=s3 needs S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY')

@@ -72,6 +72,7 @@ async function startServers (dataset: Dataset, work: string, withMedia: boolean)
     PORT: String(port),
     BFF_PORT: String(bffPort),
     DATA_DIR: dataDir(work),
+    STORAGE_PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: dataset.url,
     CACHE_PREFIX: `bench-${dataset.name.toLowerCase()}:`,
     // Throughput, not the limiters, is measured.

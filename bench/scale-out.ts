@@ -392,6 +392,7 @@ function instanceEnv (o: { dir: string, url: string, redisUrl: string, cachePref
     HOST: '127.0.0.1',
     // One shared data folder (uploads), like a shared volume.
     DATA_DIR: path.join(o.dir, 'data'),
+    STORAGE_PUBLIC_URL: 'http://127.0.0.1',
     DATABASE_URL: o.url,
     DB_POOL_MAX: '5',
     REDIS_URL: o.redisUrl,

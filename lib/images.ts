@@ -5,6 +5,11 @@ import { fileTypeFromBuffer } from 'file-type'
 import sharp from 'sharp'
 import { HttpError, invalidImage, unsupportedImage, validationError } from './errors.js'
 
+// A server decodes each image once: libvips' operation cache would only hold memory, and one thread per image
+// (the media service runs two at a time) keeps the event loop's core free on small machines.
+sharp.cache(false)
+sharp.concurrency(1)
+
 export const IMAGE_LIMITS = {
   /** Bytes of one uploaded file (interface.md "Limits"). */
   bytes: 10 * 1024 * 1024,

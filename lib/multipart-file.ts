@@ -21,7 +21,13 @@ export const MULTIPART_OPTIONS: FastifyMultipartOptions = {
   }
 }
 
-export interface ReceivedFile { data: Buffer, mimetype: string, filename: string }
+export interface ReceivedFile {
+  data: Buffer
+  mimetype: string
+  filename: string
+  /** Whether the client has closed its connection since. */
+  abandoned: () => boolean
+}
 
 const UNSAFE_NAME = /[/\\\p{Cc}]|\.\./u
 
@@ -52,7 +58,7 @@ async function read (request: FastifyRequest, field: string): Promise<ReceivedFi
       throw validationError([`${field}: the file name must be a plain name (no path or control characters)`])
     }
     // Throws 413 (FST_REQ_FILE_TOO_LARGE) past IMAGE_LIMITS.bytes.
-    received = { data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename }
+    received = { data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename, abandoned: () => request.raw.socket?.destroyed === true }
   }
   return received
 }

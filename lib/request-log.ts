@@ -45,3 +45,15 @@ export class RequestLog extends LogController {
   // The request line already says 404.
   override routeNotFound (): void {}
 }
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+type Level = typeof LEVELS[number]
+
+/**
+ * A route's log level: `floor` (e.g. probes log only warnings) unless the server is quieter already, so a route never
+ * logs more than LOG_LEVEL allows (`silent` stays silent).
+ */
+export function quietAt (log: { level: string }, floor: Level): Level {
+  const current = LEVELS.indexOf(log.level as Level)
+  return current > LEVELS.indexOf(floor) ? LEVELS[current] : floor
+}

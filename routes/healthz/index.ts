@@ -1,11 +1,12 @@
 // Liveness: the process is up and its event loop turns; no dependency is consulted.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { quietAt } from '../../lib/request-log.js'
 
 const healthz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     // Load balancers probe every few seconds: their request lines would drown the log.
-    logLevel: 'warn',
+    logLevel: quietAt(fastify.log, 'warn'),
     schema: {
       tags: ['Operations'],
       operationId: 'operations.liveness',

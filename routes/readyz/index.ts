@@ -1,6 +1,7 @@
 // Readiness: the instance can serve traffic only while its database, its cache and its file storage answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { quietAt } from '../../lib/request-log.js'
 import { described } from '../../schemas/common.js'
 
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('error')])
@@ -26,7 +27,7 @@ async function probe (fn: () => Promise<unknown>): Promise<'ok' | 'error'> {
 const readyz: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     // Probes are not logged per request; a failing check is (below).
-    logLevel: 'warn',
+    logLevel: quietAt(fastify.log, 'warn'),
     schema: {
       tags: ['Operations'],
       operationId: 'operations.readiness',

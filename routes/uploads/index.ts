@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { NotFound } from '../../lib/errors.js'
+import { NotFound, ServiceUnavailable } from '../../lib/errors.js'
 import { IMMUTABLE_CACHE } from '../../lib/storage.js'
 import { ErrorRef } from '../../schemas/common.js'
 import { StoredFileParams } from '../../schemas/media.js'
@@ -18,9 +18,10 @@ const files: FastifyPluginAsyncTypebox = async fastify => {
       description: 'The URL an upload answers with (local storage). Files never change, so they are cacheable for a year.',
       params: StoredFileParams,
       response: {
-        200: { description: 'The WebP image', content: { 'image/webp': { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) } } },
+        200: { description: 'The WebP image', content: { 'image/webp': { schema: Type.Unsafe<Readable | Buffer>({ type: 'string', format: 'binary' }) } } },
         304: { description: 'Not modified (If-None-Match)', type: 'null' },
-        404: ErrorRef
+        404: ErrorRef,
+        503: ErrorRef
       }
     }
   }, async (request, reply) => {
@@ -35,7 +36,10 @@ const files: FastifyPluginAsyncTypebox = async fastify => {
       'content-security-policy': "default-src 'none'; sandbox"
     }
     if (request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send(null)
-    const file = await fastify.storage.get(`uploads/${userId}/${fileName}`)
+    const file = await fastify.storage.get(`uploads/${userId}/${fileName}`).catch(err => {
+      request.log.error({ err }, 'storage read failed')
+      throw new ServiceUnavailable()
+    })
     if (file == null) throw new NotFound()
     return reply.headers(headers).type(file.contentType).header('content-length', file.size).send(file.body)
   })

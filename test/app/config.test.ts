@@ -51,8 +51,15 @@ t.test('values are typed and validated', async t => {
   t.equal(config.storage.s3?.endPoint, 'minio.internal', 'MINIO_* are aliases of S3_*')
   t.equal(config.storage.publicUrl, 'https://minio.internal/recipes', 'S3 files: the path-style bucket URL by default')
   const cdn = await loadConfig({
-    DATA_DIR: await dataDir(), JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B,
-    STORAGE_DRIVER: 's3', S3_ENDPOINT: 's3.example.com', S3_PORT: '9000', S3_ACCESS_KEY: 'ak', S3_SECRET_KEY: 'sk', MINIO_PUBLIC_URL: 'https://cdn.example.com/'
+    DATA_DIR: await dataDir(),
+    JWT_SECRET: SECRET_A,
+    ADMIN_JWT_SECRET: SECRET_B,
+    STORAGE_DRIVER: 's3',
+    S3_ENDPOINT: 's3.example.com',
+    S3_PORT: '9000',
+    S3_ACCESS_KEY: 'ak',
+    S3_SECRET_KEY: 'sk',
+    MINIO_PUBLIC_URL: 'https://cdn.example.com/'
   })
   t.equal(cdn.storage.publicUrl, 'https://cdn.example.com', 'a configured public URL wins (MINIO_PUBLIC_URL is an alias)')
 
@@ -99,6 +106,10 @@ t.test('secrets', async t => {
   await refuse({ JWT_SECRET: 'short' }, /at least 32/)
   await refuse({ NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_A }, /must differ/)
   await refuse({ JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_A }, /must differ/)
-  const production = await loadConfig({ DATA_DIR: await dataDir(), NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B })
+  await refuse({ NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B }, /STORAGE_PUBLIC_URL is required in production/)
+  const production = await loadConfig({
+    DATA_DIR: await dataDir(), NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B, STORAGE_PUBLIC_URL: 'https://files.example.com'
+  })
   t.equal(production.jwtSecret, SECRET_A)
+  t.equal(production.storage.publicUrl, 'https://files.example.com')
 })

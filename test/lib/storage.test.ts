@@ -44,7 +44,8 @@ async function closedPort (): Promise<number> {
   })
 }
 
-async function bytesOf (body: Readable): Promise<Buffer> {
+async function bytesOf (body: Readable | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return body
   const chunks: Buffer[] = []
   for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer))
   return Buffer.concat(chunks)
@@ -339,4 +340,15 @@ t.test('s3: check fails when the endpoint is unreachable, and passes once it ans
   await t.resolves(storage.check(), 'up now')
   await storage.put('uploads/a/b.webp', payload(33, 10), 'image/webp')
   t.same(await bytesOf((await storage.get('uploads/a/b.webp'))!.body), payload(33, 10))
+})
+
+t.test('s3: check asks the endpoint every time (readiness sees an outage after a success)', async t => {
+  const port = await closedPort()
+  const server = new S3rver({ port, address: '127.0.0.1', silent: true, directory: tempDir(t, 'recipes-s3rver-'), configureBuckets: [{ name: BUCKET }] })
+  await server.run()
+  const settings: S3Settings = { endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: BUCKET, region: 'us-east-1' }
+  const storage = s3Storage(settings, `http://127.0.0.1:${port}/${BUCKET}`)
+  await t.resolves(storage.check(), 'up')
+  await server.close()
+  await t.rejects(storage.check(), 'down: the earlier success is not reused')
 })

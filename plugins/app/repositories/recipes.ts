@@ -81,9 +81,13 @@ export const recipesRepository = {
     await db`delete from recipes where id = ${id}`
   },
 
-  /** Drops a picture the author deleted from their recipes. */
-  async clearImage (db: Db, authorId: string, imageUrl: string): Promise<void> {
-    await db`update recipes set image_url = null, updated_at = now() where author_id = ${authorId} and image_url = ${imageUrl}`
+  /**
+   * Drops a picture the author deleted from their recipes. Matched on the key at the end of the URL (keys are unique),
+   * so URLs stored under an earlier public base are cleared too.
+   */
+  async clearImage (db: Db, authorId: string, key: string): Promise<void> {
+    await db`update recipes set image_url = null, updated_at = now()
+      where author_id = ${authorId} and right(image_url, ${key.length + 1}) = ${'/' + key}`
   },
 
   /** Replaces a custom recipe's audience; unknown user ids are dropped rather than failing the write. */

@@ -5,7 +5,7 @@ import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import pLimit from 'p-limit'
-import { ImageDeleteForbidden, ImageNotFound, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
+import { ImageDeleteForbidden, ImageNotFound, RequestAbandoned, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
 import { AVATAR_TYPES, checkImage, IMAGE_TYPES, processImage, sourceHash, type ImageVariant, type ProcessedImage } from '../../../lib/images.js'
 import type { ImageUploadView } from '../../../schemas/media.js'
 import type { Db } from '../../external/db.js'
@@ -25,7 +25,12 @@ const PROCESSING_QUEUE = 8
 /** Job removing replaced avatars' files after the replacement commits. */
 const REMOVE_FILES_JOB = 'storage.remove'
 
-export interface UploadedFile { data: Buffer, mimetype: string }
+export interface UploadedFile {
+  data: Buffer
+  mimetype: string
+  /** True once the client has gone (its connection closed): queued work for it is skipped. */
+  abandoned?: () => boolean
+}
 
 export function createMediaService (fastify: FastifyInstance) {
   const { mediaRepository: media, usersRepository: users, storage } = fastify
@@ -34,9 +39,13 @@ export function createMediaService (fastify: FastifyInstance) {
   const view = (row: MediaRow): ImageUploadView =>
     ({ url: storage.url(row.key), key: row.key, width: row.width, height: row.height, size: row.size, contentType: row.contentType })
 
-  async function process (field: string, data: Buffer, variant: ImageVariant): Promise<ProcessedImage> {
+  async function process (field: string, file: UploadedFile, variant: ImageVariant): Promise<ProcessedImage> {
     if (processing.pendingCount >= PROCESSING_QUEUE) throw new ServiceBusy()
-    return await processing(async () => await processImage(field, data, variant))
+    return await processing(async () => {
+      // A client that gave up while queued would only hold a slot others are waiting for.
+      if (file.abandoned?.() === true) throw new RequestAbandoned()
+      return await processImage(field, file.data, variant)
+    })
   }
 
   /**
@@ -77,7 +86,7 @@ export function createMediaService (fastify: FastifyInstance) {
       const earlier = await media.bySource(fastify.db, userId, 'image', sourceHash(file.data))
       if (earlier != null) return { upload: view(earlier), created: false }
       if (await media.count(fastify.db, userId, 'image') >= MAX_IMAGES_PER_USER) throw new UploadLimitReached({ limit: MAX_IMAGES_PER_USER })
-      const image = await process('image', file.data, 'image')
+      const image = await process('image', file, 'image')
       return await store<{ upload: ImageUploadView, created: boolean }>(userId, 'image', image, async (tx, row) => {
         // Exact under concurrency: one upload of the user at a time passes the count.
         await users.lock(tx, userId)
@@ -91,18 +100,20 @@ export function createMediaService (fastify: FastifyInstance) {
       })
     },
 
-    /** Removes one of the caller's images and clears it from their recipes; the file goes in the same transaction. */
+    /**
+     * Removes one of the caller's images and clears it from their recipes. The row goes first (committed), then the
+     * file; if storage fails then, the file is left to the removal job, so no row ever points at a missing file.
+     */
     async deleteImage (userId: string, key: string): Promise<void> {
       const row = await media.byKey(fastify.db, userId, 'image', ownKey(userId, key))
       if (row == null) throw new ImageNotFound()
       await fastify.transaction(async tx => {
         await media.remove(tx, row.id)
-        await fastify.recipesRepository.clearImage(tx, userId, storage.url(row.key))
-        // Last: a storage failure rolls the row back, so the row and the file stay together.
-        await storage.remove(row.key).catch(err => {
-          fastify.log.error({ err, key: row.key }, 'storage delete failed')
-          throw new ServiceUnavailable()
-        })
+        await fastify.recipesRepository.clearImage(tx, userId, row.key)
+      })
+      await storage.remove(row.key).catch(async err => {
+        fastify.log.warn({ err, key: row.key }, 'storage delete failed: queued for retry')
+        await fastify.queue.send(REMOVE_FILES_JOB, { keys: [row.key] })
       })
     },
 
@@ -116,13 +127,16 @@ export function createMediaService (fastify: FastifyInstance) {
       }
       const earlier = await media.bySource(fastify.db, userId, 'avatar', sourceHash(file.data))
       if (earlier != null) {
-        await fastify.transaction(async tx => {
+        const reused = await fastify.transaction(async tx => {
           await users.lock(tx, userId)
-          if (await media.hold(tx, userId, 'avatar', earlier.key)) await use(tx, earlier.key)
+          const held = await media.hold(tx, userId, 'avatar', earlier.key)
+          if (held) await use(tx, earlier.key)
+          return held
         })
-        return
+        // Otherwise a concurrent change removed it meanwhile: store the picture anew.
+        if (reused) return
       }
-      const image = await process('avatar', file.data, 'avatar')
+      const image = await process('avatar', file, 'avatar')
       await store(userId, 'avatar', image, async (tx, row) => {
         await users.lock(tx, userId)
         const inserted = await media.insert(tx, row)
