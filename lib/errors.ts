@@ -90,6 +90,8 @@ export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' 
   new HttpError(429, 'Too many requests', { code: 'RATE_LIMITED', extra: { retryAfter, ...(limit != null && { limit }) } })
 export const ServiceUnavailable = named('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable')
 export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retry')
+/** The client closed its connection before its work began: nobody reads this answer. */
+export const RequestAbandoned = named('REQUEST_ABANDONED', 499, 'Request abandoned by the client')
 
 /** The SQLSTATE of a postgres.js error. */
 export function postgresCode (err: unknown): string | undefined {
@@ -100,3 +102,41 @@ export function postgresCode (err: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (err: unknown) => postgresCode(err) === '23505'
+
+// Families (/api/families)
+export const CannotRemoveSelfFromFamily = named('CANNOT_REMOVE_SELF_FROM_FAMILY', 400, 'You cannot remove yourself: leave the family instead (POST /api/families/{familyId}/leave)')
+export const NotFamilyOwner = named('NOT_FAMILY_OWNER', 403, 'Only an owner of the family can do this')
+export const NotFamilyManager = named('NOT_FAMILY_MANAGER', 403, 'Only owners and admins of the family can do this')
+export const FamilyManagerRemoval = named('FAMILY_MANAGER_REMOVAL', 403, 'Admins can remove members only, not owners or other admins')
+export const FamilyMemberLimitReached = named('FAMILY_MEMBER_LIMIT_REACHED', 403, 'This family has reached its member limit')
+export const FamilyMembershipLimitReached = named('FAMILY_MEMBERSHIP_LIMIT_REACHED', 403, 'You belong to as many families as allowed')
+export const FamilyNotFound = named('FAMILY_NOT_FOUND', 404, 'Family not found')
+export const InviteCodeNotFound = named('INVITE_CODE_NOT_FOUND', 404, 'Invite code not found')
+export const FamilyMemberNotFound = named('FAMILY_MEMBER_NOT_FOUND', 404, 'Not a member of this family')
+export const LastOwnerCannotLeave = named('LAST_OWNER_CANNOT_LEAVE', 409, 'You are the last owner of this family: make another member an owner before leaving')
+export const LastOwnerCannotStepDown = named('LAST_OWNER_CANNOT_STEP_DOWN', 409, 'You are the last owner of this family: make another member an owner before changing your own role')
+
+// Meal planning (/api/mealplans, /api/planned-meals, /api/shared-meal-plans)
+export const NotMealPlanOwner = named('NOT_MEAL_PLAN_OWNER', 403, 'Only the meal plan\'s owner can change, delete or share it')
+export const MealPlanReadOnly = named('MEAL_PLAN_READ_ONLY', 403, 'You have view-only access to this meal plan')
+export const NotShareOwner = named('NOT_SHARE_OWNER', 403, 'Only the meal plan\'s owner can revoke this share')
+export const MealPlanLimitReached = named('MEAL_PLAN_LIMIT_REACHED', 403, 'You have as many meal plans as allowed')
+export const MealPlanFull = named('MEAL_PLAN_FULL', 403, 'This meal plan has as many planned meals as allowed')
+export const MealCalendarFull = named('MEAL_CALENDAR_FULL', 403, 'Your calendar has as many planned meals as allowed')
+export const MealPlanShareLimitReached = named('MEAL_PLAN_SHARE_LIMIT_REACHED', 403, 'This meal plan is shared with as many users and families as allowed')
+export const MealPlanNotFound = named('MEAL_PLAN_NOT_FOUND', 404, 'Meal plan not found')
+export const PlannedMealNotFound = named('PLANNED_MEAL_NOT_FOUND', 404, 'Planned meal not found')
+export const SharedMealPlanNotFound = named('SHARED_MEAL_PLAN_NOT_FOUND', 404, 'Shared meal plan not found')
+/** New plan dates would leave some of its planned meals outside them. */
+export const mealsOutsidePlanDates = (count: number, startDate: string, endDate: string) =>
+  new HttpError(409, 'Planned meals fall outside the new dates', {
+    code: 'MEALS_OUTSIDE_PLAN_DATES',
+    details: [`dates: ${count} planned meal${count === 1 ? '' : 's'} would fall outside ${startDate} to ${endDate}; move or remove them first`]
+  })
+
+// Grocery lists (/api/grocerylists, /api/grocery-integrations)
+export const NotGroceryListOwner = named('NOT_GROCERY_LIST_OWNER', 403, 'Only the list\'s owner can delete or share it')
+export const GroceryListLimitReached = named('GROCERY_LIST_LIMIT_REACHED', 403, 'You have as many grocery lists as allowed')
+export const GroceryListFull = named('GROCERY_LIST_FULL', 403, 'This grocery list has as many items as allowed')
+export const GroceryListNotFound = named('GROCERY_LIST_NOT_FOUND', 404, 'Grocery list not found')
+export const GroceryItemNotFound = named('GROCERY_ITEM_NOT_FOUND', 404, 'Grocery item not found')

@@ -9,7 +9,12 @@ export const Plan = Type.Object({
   description: Nullable(Type.String()),
   priceMonthly: Type.Integer({ description: 'Cents per month' }),
   currency: Type.String(),
-  limits: Type.Object({ recipes: Limit, aiGenerations: Limit, imports: Limit }, { description: 'aiGenerations and imports count per calendar month' }),
+  limits: Type.Object({
+    recipes: Limit,
+    aiGenerations: Limit,
+    imports: Limit,
+    familyMembers: Type.Optional(Nullable(Type.Integer({ minimum: 0 }), { description: 'Members of a family this plan\'s owners may have (at most 50 in any case); null means no plan cap' }))
+  }, { description: 'aiGenerations and imports count per calendar month' }),
   features: Type.Array(Type.String())
 }, { $id: 'Plan' })
 

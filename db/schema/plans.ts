@@ -2,8 +2,12 @@ import { boolean, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 import { users } from './users.js'
 
-/** Limits per plan; null means unlimited. `aiGenerations` and `imports` count per calendar month. */
-export interface PlanLimits { recipes: number | null, aiGenerations: number | null, imports: number | null }
+/**
+ * Limits per plan; null means unlimited. `aiGenerations` and `imports` count per calendar month. `familyMembers` caps
+ * the members of a family this plan's user owns (null or absent: no plan cap; the families service keeps an absolute
+ * bound of its own).
+ */
+export interface PlanLimits { recipes: number | null, aiGenerations: number | null, imports: number | null, familyMembers?: number | null }
 
 export const plans = pgTable('plans', {
   id: text('id').primaryKey(),

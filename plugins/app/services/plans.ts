@@ -16,7 +16,10 @@ export interface Plan {
   features: string[]
 }
 
-/** Served while the plans table is empty (interface.md: "built-in fallback plan data"). */
+/**
+ * Served while the plans table is empty (interface.md: "built-in fallback plan data"). `familyMembers`: a family owned
+ * on the free or premium plan holds up to 6 members, on the family plan up to 12.
+ */
 export const FALLBACK_PLANS: Plan[] = [
   {
     id: 'free',
@@ -24,7 +27,7 @@ export const FALLBACK_PLANS: Plan[] = [
     description: 'Everything you need to start a recipe collection',
     priceMonthly: 0,
     currency: 'USD',
-    limits: { recipes: 50, aiGenerations: 5, imports: 10 },
+    limits: { recipes: 50, aiGenerations: 5, imports: 10, familyMembers: 6 },
     features: ['recipes', 'collections', 'meal-plans', 'grocery-lists']
   },
   {
@@ -33,7 +36,7 @@ export const FALLBACK_PLANS: Plan[] = [
     description: 'Unlimited recipes, more imports and AI generations',
     priceMonthly: 499,
     currency: 'USD',
-    limits: { recipes: null, aiGenerations: 100, imports: 200 },
+    limits: { recipes: null, aiGenerations: 100, imports: 200, familyMembers: 6 },
     features: ['recipes', 'collections', 'meal-plans', 'grocery-lists', 'nutrition', 'ai-recipes', 'recipe-import']
   },
   {
@@ -42,7 +45,7 @@ export const FALLBACK_PLANS: Plan[] = [
     description: 'Premium for the whole household, with shared meal plans',
     priceMonthly: 899,
     currency: 'USD',
-    limits: { recipes: null, aiGenerations: 200, imports: 500 },
+    limits: { recipes: null, aiGenerations: 200, imports: 500, familyMembers: 12 },
     features: ['recipes', 'collections', 'meal-plans', 'grocery-lists', 'nutrition', 'ai-recipes', 'recipe-import', 'families', 'shared-meal-plans']
   }
 ]

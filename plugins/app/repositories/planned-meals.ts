@@ -1,0 +1,153 @@
+// Planned meals: in a meal plan (seen by whoever sees the plan, household-access.ts) or, with no plan, on the
+// planner's own calendar (seen by them only). Each read carries a small summary of the recipe when the viewer may
+// still see it (visibility.ts), else null.
+import { createId } from '@paralleldrive/cuid2'
+import fp from 'fastify-plugin'
+import { MEAL_TYPES, type plannedMeals } from '../../../db/schema/index.js'
+import type { PlannedMealView } from '../../../schemas/meal-plans.js'
+import type { Db } from '../../external/db.js'
+import { mealPlanVisibleTo } from './household-access.js'
+import { visiblePlanIds } from './meal-plans.js'
+import type { Page } from './recipes.js'
+import { recipeVisibleTo } from './visibility.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    plannedMealsRepository: typeof plannedMealsRepository
+  }
+}
+
+type PlannedMealRow = typeof plannedMeals.$inferSelect
+export type NewPlannedMeal = Pick<PlannedMealRow, 'userId' | 'mealPlanId' | 'date' | 'mealType' | 'recipeId' | 'customTitle' | 'servings' | 'notes'>
+export type PlannedMealPatch = Partial<Pick<PlannedMealRow, 'date' | 'mealType' | 'recipeId' | 'customTitle' | 'servings' | 'notes'>>
+/** What the rules need to know about a planned meal before changing it. */
+export type PlannedMealTarget = Pick<PlannedMealRow, 'id' | 'mealPlanId' | 'userId' | 'date' | 'recipeId' | 'customTitle'>
+
+interface ViewRow extends PlannedMealRow {
+  visibleRecipeId: string | null
+  recipeTitle: string | null
+  recipeImageUrl: string | null
+  recipeServings: number | null
+  recipePrepTime: number | null
+  recipeCookTime: number | null
+}
+
+export interface DateRange { from: string, to: string }
+
+/** Breakfast first, dessert last (the order of MEAL_TYPES); constants, not input. */
+const MEAL_ORDER = `case pm.meal_type ${MEAL_TYPES.map((type, i) => `when '${type}' then ${i}`).join(' ')} end`
+const mealOrder = (db: Db) => db.unsafe(`pm.date, ${MEAL_ORDER}, pm.created_at, pm.id`)
+
+/** The planned meal `pm` with its recipe `r` joined only when the viewer may see it. */
+const selectMeals = (db: Db, viewerId: string) => db`select
+  pm.id, pm.meal_plan_id, pm.user_id, pm.date::text as date, pm.meal_type, pm.recipe_id, pm.custom_title, pm.servings,
+  pm.notes, pm.created_at, pm.updated_at, r.id as visible_recipe_id, r.title as recipe_title, r.image_url as recipe_image_url,
+  r.servings as recipe_servings, r.prep_time as recipe_prep_time, r.cook_time as recipe_cook_time
+  from planned_meals pm left join recipes r on r.id = pm.recipe_id and ${recipeVisibleTo(db, viewerId)}`
+
+function view (row: ViewRow): PlannedMealView {
+  return {
+    id: row.id,
+    mealPlanId: row.mealPlanId,
+    userId: row.userId,
+    date: row.date,
+    mealType: row.mealType,
+    recipeId: row.recipeId,
+    recipe: row.visibleRecipeId == null
+      ? null
+      : {
+          id: row.visibleRecipeId,
+          title: row.recipeTitle ?? '',
+          imageUrl: row.recipeImageUrl,
+          servings: row.recipeServings,
+          prepTime: row.recipePrepTime,
+          cookTime: row.recipeCookTime
+        },
+    customTitle: row.customTitle,
+    servings: row.servings,
+    notes: row.notes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString()
+  }
+}
+
+/** `c.date` within the range, if any. */
+const inRange = (db: Db, range: DateRange | null) =>
+  range == null ? db`` : db`and c.date between ${range.from}::date and ${range.to}::date`
+
+export const plannedMealsRepository = {
+  /** The planned meal if the viewer may see it: their own calendar entry, or a meal of a plan they may see. */
+  async find (db: Db, id: string, viewerId: string): Promise<PlannedMealView | null> {
+    const [row] = await db<ViewRow[]>`${selectMeals(db, viewerId)} where pm.id = ${id} and (
+      (pm.meal_plan_id is null and pm.user_id = ${viewerId})
+      or exists (select 1 from meal_plans mp where mp.id = pm.meal_plan_id and ${mealPlanVisibleTo(db, viewerId)}))`
+    return row == null ? null : view(row)
+  },
+
+  /** The planned meal as it is stored (no visibility: the service decides from its plan). */
+  async target (db: Db, id: string): Promise<PlannedMealTarget | null> {
+    const [row] = await db<PlannedMealTarget[]>`select id, meal_plan_id, user_id, date::text as date, recipe_id, custom_title
+      from planned_meals where id = ${id}`
+    return row ?? null
+  },
+
+  /** Every planned meal of a plan (the caller has checked the viewer may see it), in plan order, at most `max`. */
+  async ofPlan (db: Db, mealPlanId: string, viewerId: string, max: number): Promise<PlannedMealView[]> {
+    const rows = await db<ViewRow[]>`${selectMeals(db, viewerId)} where pm.meal_plan_id = ${mealPlanId}
+      order by ${mealOrder(db)} limit ${max}`
+    return rows.map(view)
+  },
+
+  /**
+   * A page of planned meals in plan order: those of one plan (the caller has checked the viewer may see it), or
+   * else the viewer's calendar entries and the meals of every plan they may see; within `range` when given.
+   */
+  async list (db: Db, viewerId: string, filter: { mealPlanId?: string, range: DateRange | null }, pageNo: number, limit: number): Promise<Page<PlannedMealView>> {
+    const ids = filter.mealPlanId != null
+      ? db`(select c.id from planned_meals c where c.meal_plan_id = ${filter.mealPlanId} ${inRange(db, filter.range)})`
+      : db`(select c.id from planned_meals c where c.user_id = ${viewerId} and c.meal_plan_id is null ${inRange(db, filter.range)}
+          union all
+          select c.id from planned_meals c where c.meal_plan_id in ${visiblePlanIds(db, viewerId)} ${inRange(db, filter.range)})`
+    const [rows, [{ total }]] = await Promise.all([
+      db<ViewRow[]>`${selectMeals(db, viewerId)} where pm.id in ${ids} order by ${mealOrder(db)} limit ${limit} offset ${(pageNo - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from ${ids} as x`
+    ])
+    return { items: rows.map(view), total }
+  },
+
+  async countInPlan (db: Db, mealPlanId: string): Promise<number> {
+    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from planned_meals where meal_plan_id = ${mealPlanId}`
+    return count
+  },
+
+  /** The user's calendar entries (planned meals outside any plan). */
+  async countCalendar (db: Db, userId: string): Promise<number> {
+    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from planned_meals
+      where user_id = ${userId} and meal_plan_id is null`
+    return count
+  },
+
+  async insert (db: Db, meal: NewPlannedMeal): Promise<string> {
+    const id = createId()
+    await db`insert into planned_meals ${db({ id, ...meal })}`
+    return id
+  },
+
+  /** false when the planned meal is gone. */
+  async update (db: Db, id: string, changes: PlannedMealPatch): Promise<boolean> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    const rows = Object.keys(set).length === 0
+      ? await db`select 1 from planned_meals where id = ${id}`
+      : await db`update planned_meals set ${db(set)}, updated_at = now() where id = ${id} returning 1`
+    return rows.length > 0
+  },
+
+  async remove (db: Db, id: string): Promise<boolean> {
+    const rows = await db`delete from planned_meals where id = ${id} returning 1`
+    return rows.length > 0
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('plannedMealsRepository', plannedMealsRepository)
+}, { name: 'planned-meals-repository' })
