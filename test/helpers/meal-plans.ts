@@ -1,8 +1,8 @@
-// Meal plans, planned meals and shares through the API; families written straight into their tables until the
-// families API lands (then createFamily/addFamilyMember/removeFamilyMember should call it instead).
+// Meal plans, planned meals, shares and the families they are shared with, through the API.
 import { randomBytes } from 'node:crypto'
 import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { createFamily as createFamilyThroughApi, joinFamily, type TestFamily } from './families.js'
 import { bearer, type TestUser } from './users.js'
 
 type Fields = Record<string, unknown>
@@ -50,21 +50,34 @@ export async function shareWithFamily (app: FastifyInstance, owner: TestUser, pl
   return JSON.parse(res.body).shares[0]
 }
 
-// ---- Until the families API lands: families and memberships written directly into their tables. ----
+// ---- Families through the families API ----
 
-/** A family with `owner` (role owner) and `members` (role member). */
-export async function createFamily (app: FastifyInstance, owner: { id: string }, members: Array<{ id: string }> = [], name = 'The Family'): Promise<{ id: string, name: string }> {
-  const id = createId()
-  await app.db`insert into families (id, name, invite_code, created_by) values (${id}, ${name}, ${randomBytes(4).toString('hex')}, ${owner.id})`
-  await addFamilyMember(app, { id }, owner, 'owner')
-  for (const member of members) await addFamilyMember(app, { id }, member)
-  return { id, name }
+/** A family of `owner` that `members` joined with its invite code. */
+export async function createFamily (app: FastifyInstance, owner: TestUser, members: TestUser[] = [], name = 'The Family'): Promise<TestFamily> {
+  const family = await createFamilyThroughApi(app, owner, { name })
+  for (const member of members) await joinFamily(app, member, family)
+  return family
 }
 
-export async function addFamilyMember (app: FastifyInstance, family: { id: string }, user: { id: string }, role: 'owner' | 'admin' | 'member' = 'member'): Promise<void> {
-  await app.db`insert into family_members (family_id, user_id, role) values (${family.id}, ${user.id}, ${role}) on conflict do nothing`
+export async function addFamilyMember (app: FastifyInstance, family: TestFamily, user: TestUser): Promise<void> {
+  await joinFamily(app, user, family)
 }
 
-export async function removeFamilyMember (app: FastifyInstance, family: { id: string }, user: { id: string }): Promise<void> {
-  await app.db`delete from family_members where family_id = ${family.id} and user_id = ${user.id}`
+/** The member leaves the family. */
+export async function removeFamilyMember (app: FastifyInstance, family: { id: string }, user: TestUser): Promise<void> {
+  const res = await app.inject({ method: 'POST', url: `/api/families/${family.id}/leave`, headers: bearer(user) })
+  if (res.statusCode !== 200) throw new Error(`leave failed: ${res.statusCode} ${res.body}`)
+}
+
+/**
+ * Many families of one owner, written into the tables: a user may belong to only 20 families through the API, and
+ * the share cap (100 a plan) needs more than that to be reached.
+ */
+export async function manyFamilies (app: FastifyInstance, owner: { id: string }, count: number): Promise<Array<{ id: string }>> {
+  const families = Array.from({ length: count }, () => ({ id: createId(), inviteCode: randomBytes(4).toString('hex') }))
+  for (const { id, inviteCode } of families) {
+    await app.db`insert into families (id, name, invite_code, created_by) values (${id}, ${'F ' + id}, ${inviteCode}, ${owner.id})`
+    await app.db`insert into family_members (family_id, user_id, role) values (${id}, ${owner.id}, 'owner')`
+  }
+  return families
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { bearer, build, expectValidationError, json, notificationsOf, registerUser, setAccountStatus, type TestUser } from '../../../helper.js'
-import { addFamilyMember, createFamily, createMealPlan, planMeal, postShare, shareMealPlan, shareWithFamily } from '../../../helpers/meal-plans.js'
+import { addFamilyMember, createFamily, createMealPlan, manyFamilies, planMeal, postShare, shareMealPlan, shareWithFamily } from '../../../helpers/meal-plans.js'
 
 const listShares = async (app: FastifyInstance, user: TestUser, query = '') =>
   json(await app.inject({ url: `/api/shared-meal-plans${query}`, headers: bearer(user) }))
@@ -194,8 +194,7 @@ t.test('a plan has at most 100 shares, exactly under concurrent requests', async
   const app = await build(t)
   const owner = await registerUser(app)
   const plan = await createMealPlan(app, owner)
-  const families = []
-  for (let i = 0; i < 105; i++) families.push(await createFamily(app, owner, [], `F${i}`))
+  const families = await manyFamilies(app, owner, 105)
   for (const family of families.slice(0, 95)) await shareWithFamily(app, owner, plan, family, 'view')
   const racing = await Promise.all(families.slice(95).map(async family => await postShare(app, owner, { mealPlanId: plan.id, familyId: family.id })))
   t.equal(racing.filter(r => r.statusCode === 201).length, 5, 'exactly the free places are taken')
