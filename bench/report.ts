@@ -20,7 +20,8 @@ export interface Round {
   flood?: Measurement
   /**
    * Scenarios that write: null when what they wrote is consistent afterwards, else what differs. Likes: like_count =
-   * count(likes) for every recipe; uploads: one stored file per media row, and a row for every answered upload.
+   * count(likes) for every recipe; uploads: one stored file per media row, and a row for every answered upload;
+   * grocery lists from a plan: every list whole (the plan's items, all of them), and a list for every answered request.
    */
   counters?: string | null
 }
@@ -170,6 +171,11 @@ export function evaluate (summary: Summary[], peakRssMb: number): Check[] {
   ratio('login', 0.9, 'login req/s')
   ratio('media-file', 0.5, 'stored image (GET /uploads/...) req/s')
   ratio('media-upload', 0.7, 'image upload req/s')
+  ratio('mealplan-detail', 0.3, 'meal plan with 21 planned meals req/s')
+  ratio('planned-week', 0.3, 'planned meals of a week req/s')
+  ratio('grocery-detail', 0.3, 'grocery list of 40 items req/s')
+  ratio('grocery-from-plan', 0.3, 'grocery list from a meal plan req/s')
+  ratio('nutrition-recipe', 0.5, 'recipe nutrition req/s')
   const flood = by('login-detail')
   const floodRatio = flood?.p99 != null && flood.baselineP99 != null ? flood.p99 / flood.baselineP99 : undefined
   checks.push({
@@ -237,7 +243,7 @@ export function markdown (results: Results): string {
     '',
     `Each run ${settings.seconds} s; req/s at ${settings.connections.throughput} connections, latency at ${settings.connections.latency}; ` +
     `median of ${settings.rounds} interleaved round(s)${settings.only != null ? `; only ${settings.only.join(', ')}` : ''}. ` +
-    'Every response checked (status 200, 201 for uploads, and body). The service runs dist/server.js with NODE_ENV=production and its default log level.',
+    'Every response checked (status 200, 201 for uploads and new grocery lists, and body). The service runs dist/server.js with NODE_ENV=production and its default log level.',
     '',
     '| scenario | req/s | ceiling | ceiling req/s | % of ceiling | p50 ms | p99 ms | ceiling p99 ms | loop p99 ms | failures |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|'
@@ -246,7 +252,7 @@ export function markdown (results: Results): string {
     const p99 = s.baselineP99 != null ? `${fixed(s.p99)} (alone ${fixed(s.baselineP99)})` : fixed(s.p99)
     lines.push(`| ${s.label} | ${whole(s.rps)} | ${s.ceiling?.label ?? '-'} | ${whole(s.ceiling?.rps)} | ${percent(s.ratio)} | ` +
       `${fixed(s.p50)} | ${p99} | ${fixed(s.ceiling?.p99)} | ${fixed(s.loopP99)} | ${s.failures}` +
-      `${s.countersExact === false ? (s.name === 'media-upload' ? ', rows/files WRONG' : ', counters WRONG') : ''} |`)
+      `${s.countersExact === false ? (s.name === 'media-upload' ? ', rows/files WRONG' : s.name === 'grocery-from-plan' ? ', lists WRONG' : ', counters WRONG') : ''} |`)
   }
   lines.push('', `Service peak RSS over the whole run: ${results.service.peakRssMb.toFixed(0)} MB.`, '')
   if (results.checks.length > 0) {

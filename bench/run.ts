@@ -2,10 +2,11 @@
 // in the same run. Builds dist/, prepares the dataset's database (bench/datasets.ts), starts the service
 // (production build), a bare Fastify hello server and a bare Fastify + postgres.js server (and, for the media scenarios,
 // a bare file and sharp server), each in its own process, then runs BENCH_ROUNDS interleaved rounds and writes
-// bench/results/<date>-<dataset>.{json,md}. See bench/README.md.
+// bench/results/<date>-<dataset>.{json,md}. For the household scenarios the reader's week (a family, a meal plan, a
+// grocery list) is set up through the service first (bench/households.ts). See bench/README.md.
 //   BENCH_DATASET=S|M|L (M)  BENCH_SECONDS (5)  BENCH_ROUNDS (3)  BENCH_ONLY=<names>  DATABASE_URL  REDIS_URL  BENCH_RESULTS_DIR
-// Any failed response (not the expected 200/201, or a body that fails its check), wrong like counter, or media row
-// without its file (or file without its row) makes the run invalid: exit 1.
+// Any failed response (not the expected 200/201, or a body that fails its check), wrong like counter, media row
+// without its file (or file without its row), or grocery list that is not whole makes the run invalid: exit 1.
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import postgres from 'postgres'
 import { DATASETS, prepareDataset, type Dataset, type DatasetName } from './datasets.js'
+import { groceryListsWritten, removeGroceryLists, removeHousehold, setUpHousehold } from './households.js'
 import { measure, type Load, type Measurement } from './load.js'
 import { distinctJpegs, mediaProblem, removeMedia, uploadBenchFile } from './media.js'
 import {
@@ -28,8 +30,12 @@ const LATENCY_CONNECTIONS = 10
 /** Dataset L runs only these, latency only, and compares their p99 with the newest M result. */
 const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
-  'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload']
+  'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
+  'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe']
 const MEDIA_SCENARIOS = ['media-file', 'media-upload']
+const HOUSEHOLD_SCENARIOS = ['mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan']
+/** What a scenario's consistency check found wrong, for the problems of an invalid run. */
+const INCONSISTENT: Record<string, string> = { 'media-upload': 'media rows and stored files differ', 'grocery-from-plan': 'grocery lists not whole' }
 const LIFTED = '1000000000'
 
 function settings () {
@@ -172,12 +178,12 @@ async function removeStormLikes (sql: postgres.Sql): Promise<void> {
   })
 }
 
-/** Waits until the service has no query running or transaction open (requests still finishing after a run). */
-async function databaseIdle (sql: postgres.Sql, database: string): Promise<void> {
+/** Waits until the service (and, when named, the ceiling) has no query running or transaction open (requests still finishing after a run). */
+async function databaseIdle (sql: postgres.Sql, database: string, applications = ['recipe-platform']): Promise<void> {
   const end = Date.now() + 15_000
   while (Date.now() < end) {
     const [{ busy }] = await sql<Array<{ busy: number }>>`select count(*)::int as busy from pg_stat_activity
-      where datname = ${database} and application_name = 'recipe-platform' and state <> 'idle'`
+      where datname = ${database} and application_name = any(${applications}) and state <> 'idle'`
     if (busy === 0) return
     await new Promise(resolve => setTimeout(resolve, 100))
   }
@@ -212,6 +218,7 @@ async function main (): Promise<number> {
       .filter(name => options.only == null || options.only.includes(name))
     if (names.length === 0) throw new Error('BENCH_ONLY selected no scenario for this dataset')
     const withMedia = names.some(name => MEDIA_SCENARIOS.includes(name))
+    const withHousehold = names.some(name => HOUSEHOLD_SCENARIOS.includes(name))
     console.log(`starting the service (dist/server.js, production), a bare hello server, a bare PostgreSQL server${withMedia ? ' and a bare file/sharp server' : ''}; logs in ${work}`)
     servers = await startServers(dataset, work, withMedia)
     phase('servers ready')
@@ -221,8 +228,10 @@ async function main (): Promise<number> {
     await removeStormLikes(sql)
     // An earlier run's media rows point at files that went with its temporary folder.
     await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
+    // And an earlier run's household rows (one that stopped before its clean-up).
+    await removeHousehold(sql, stormIds)
 
-    const writes = names.includes('like-storm') || names.includes('mixed') || names.includes('media-upload')
+    const writes = names.includes('like-storm') || names.includes('mixed') || names.includes('media-upload') || names.includes('grocery-from-plan')
     const runtime: Runtime = {
       shape: dataset.shape,
       readerToken: (await tokensFor(service.base, ['reader']))[0],
@@ -236,9 +245,17 @@ async function main (): Promise<number> {
       runtime.media = { file, jpeg: jpegs.nth }
       phase(`uploaded the file media-file reads (${file.size} bytes) through the service`)
     }
+    if (withHousehold) {
+      const shareWith = names.includes('grocery-from-plan') ? stormIds : []
+      runtime.household = await setUpHousehold(service.base, runtime.readerToken, dataset.shape, shareWith)
+      phase('set up the reader\'s week through the service: a family, a meal plan of 21 planned meals, a grocery list of ' +
+        `${runtime.household.items} items (${runtime.household.fromPlanItems} gathered from the plan)${shareWith.length > 0 ? `, the plan shared with ${shareWith.length} storm users` : ''}`)
+    }
     const all = scenarios(runtime)
     const selected = all.filter(s => names.includes(s.name)).map(s => isL ? { ...s, throughput: false, ceiling: undefined } : s)
-    const ceilingOf: Record<CeilingName, Child | undefined> = { list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media }
+    const ceilingOf: Record<CeilingName, Child | undefined> = {
+      list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media, mealplan: db, planned: db, grocery: db, 'from-plan': db
+    }
     const ceilingLoad = ceilingLoads(runtime)
     const records = selected.map((s): ScenarioRecord => ({ name: s.name, label: s.label, ceiling: s.ceiling, rounds: [] }))
     const ceilingNames = [...new Set(selected.flatMap(s => s.ceiling == null ? [] : [s.ceiling]))]
@@ -263,6 +280,14 @@ async function main (): Promise<number> {
       await removeMedia(sql, uploadsDir(work), stormIds)
       return problem
     }
+    /** After a run that gathered grocery lists (service or ceiling): null when every list is whole, else what differs; then they are removed. */
+    const checkAndRemoveGroceryLists = async (responses: number) => {
+      await quiet()
+      await databaseIdle(sql, new URL(dataset.url).pathname.slice(1), ['recipe-platform', 'bench-ceiling'])
+      const problem = await groceryListsWritten(sql, stormIds, runtime.household!, responses)
+      await removeGroceryLists(sql, stormIds)
+      return problem
+    }
 
     // Warm-up: one second of every load, so the first round does not pay for JIT and cold caches alone.
     console.log('warm-up')
@@ -273,6 +298,10 @@ async function main (): Promise<number> {
     await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
     await removeStormLikes(sql)
     if (names.includes('media-upload')) await removeMedia(sql, uploadsDir(work), stormIds)
+    if (names.includes('grocery-from-plan')) {
+      await databaseIdle(sql, new URL(dataset.url).pathname.slice(1), ['recipe-platform', 'bench-ceiling'])
+      await removeGroceryLists(sql, stormIds)
+    }
     phase('warmed up')
 
     const flood = all.find(s => s.name === 'login')!.load
@@ -297,18 +326,27 @@ async function main (): Promise<number> {
           // The ceiling runs at the scenario's connections (fewer for uploads: see UPLOAD_CONNECTIONS).
           const throughputConnections = scenario.connections?.throughput ?? THROUGHPUT_CONNECTIONS
           const latencyConnections = scenario.connections?.latency ?? LATENCY_CONNECTIONS
+          // Grocery lists are checked and removed after every run, the ceiling's too: a storm user owns at most 200.
+          const written: string[] = []
+          const checked = async (m: Measurement, who: string): Promise<Measurement> => {
+            if (scenario.writesGroceryLists !== true) return m
+            const problem = await checkAndRemoveGroceryLists(m.responses)
+            if (problem != null) written.push(`${who}: ${problem}`)
+            return m
+          }
           if (scenario.throughput) {
-            if (ceiling != null && ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections)
-            r.throughput = await run(service, scenario.load, throughputConnections)
-            if (ceiling != null && !ceilingFirst) c.throughput = await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections)
+            if (ceiling != null && ceilingFirst) c.throughput = await checked(await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections), 'ceiling')
+            r.throughput = await checked(await run(service, scenario.load, throughputConnections), 'service')
+            if (ceiling != null && !ceilingFirst) c.throughput = await checked(await run(ceilingOf[ceiling], ceilingLoad[ceiling], throughputConnections), 'ceiling')
           }
           if (scenario.latency) {
-            if (ceiling != null && ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections)
+            if (ceiling != null && ceilingFirst) c.latency = await checked(await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections), 'ceiling')
             const { m, loop } = await runService(scenario.load, latencyConnections)
-            r.latency = m
+            r.latency = await checked(m, 'service')
             r.loop = loop
-            if (ceiling != null && !ceilingFirst) c.latency = await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections)
+            if (ceiling != null && !ceilingFirst) c.latency = await checked(await run(ceilingOf[ceiling], ceilingLoad[ceiling], latencyConnections), 'ceiling')
           }
+          if (scenario.writesGroceryLists === true) r.counters = written.length === 0 ? null : written.join('; ')
         }
         if (scenario.writesLikes === true) {
           await quiet()
@@ -325,7 +363,11 @@ async function main (): Promise<number> {
         console.log(`[${round}/${options.rounds}] ${scenario.name}: ${[rps(r.throughput), lat(r.latency), r.loop == null ? '' : `loop p99 ${ms(r.loop.loopP99)} ms`,
           r.baselineP99 == null ? '' : `alone p99 ${ms(r.baselineP99)} ms, flood ${rps(r.flood)}`,
           ceiling == null ? '' : `| ${ceiling} ceiling ${[rps(c.throughput), lat(c.latency)].filter(Boolean).join(' ')}`,
-          r.counters === undefined ? '' : r.counters == null ? (scenario.writesMedia === true ? 'rows and files agree' : 'counters exact') : `COUNTERS WRONG: ${r.counters}`].filter(Boolean).join(', ')}` +
+          r.counters === undefined
+            ? ''
+            : r.counters == null
+              ? (scenario.writesMedia === true ? 'rows and files agree' : scenario.writesGroceryLists === true ? 'grocery lists whole' : 'counters exact')
+              : `${scenario.writesGroceryLists === true ? 'GROCERY LISTS WRONG' : 'COUNTERS WRONG'}: ${r.counters}`].filter(Boolean).join(', ')}` +
           bad(r.throughput, r.latency, r.flood, c.throughput, c.latency))
       }
     }
@@ -333,11 +375,12 @@ async function main (): Promise<number> {
     const { peakRss } = await service.report()
     // The dataset as seeded: the reader's file and any upload are gone with this run's temporary folder.
     if (withMedia) await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
+    if (withHousehold) await removeHousehold(sql, stormIds)
     const summary = summarize(records, ceilings)
     const problems: string[] = []
     for (const s of summary) {
       if (s.failures > 0) problems.push(`${s.name}: ${s.failures} failed responses`)
-      if (s.countersExact === false) problems.push(`${s.name}: ${s.name === 'media-upload' ? 'media rows and stored files differ' : 'like counters wrong'}`)
+      if (s.countersExact === false) problems.push(`${s.name}: ${INCONSISTENT[s.name] ?? 'like counters wrong'}`)
     }
     for (const c of ceilings) {
       const failures = c.rounds.reduce((n, r) => n + (r.throughput?.failures ?? 0) + (r.latency?.failures ?? 0), 0)

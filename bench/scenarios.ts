@@ -1,10 +1,13 @@
 // What the bench sends: the service's hot paths and the ceilings they are compared with, each with the check every
 // response must pass. Names are what BENCH_ONLY takes.
+import {
+  CEILING_LIST_NAME, groceryListProblem, mealPlanProblem, newListProblem, PLANNED_MEALS, plannedWeekPath, plannedWeekProblem, WEEK, type Household
+} from './households.js'
 import type { Load, Step } from './load.js'
 import { looksLikeWebp, multipartFile, UPLOAD_SIZE, type StoredFile } from './media.js'
-import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, ZERO_TERM, authorId, isListed, recipeId, stormId, type Shape } from './seed.js'
+import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, STORM_USERS, ZERO_TERM, authorId, isListed, recipeId, stormId, type Shape } from './seed.js'
 
-export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp'
+export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp' | 'mealplan' | 'planned' | 'grocery' | 'from-plan'
 
 export interface Scenario {
   name: string
@@ -20,6 +23,8 @@ export interface Scenario {
   writesLikes?: boolean
   /** Check the storm users' media rows against their stored files after it, then remove both. */
   writesMedia?: boolean
+  /** Check the storm users' grocery lists after each of its runs (and its ceiling's), then remove them. */
+  writesGroceryLists?: boolean
   /** Connections of its runs (and its ceiling's) when not the usual 50 and 10. */
   connections?: { throughput: number, latency: number }
 }
@@ -35,6 +40,8 @@ export interface Runtime {
   password: string
   /** Set when a media scenario runs: the file `media-file` reads, and the n-th distinct JPEG `media-upload` sends. */
   media?: { file: StoredFile, jpeg: (n: number) => Buffer }
+  /** Set when a household scenario runs: the reader's week (bench/households.ts). */
+  household?: Household
 }
 
 /**
@@ -77,6 +84,28 @@ export function hotIds (shape: Shape, count = 20): string[] {
 }
 
 const expectedRare = 10
+
+/** GET /api/nutrition/recipes/:id, anonymous, of the same 1,000 recipes in turn as `detail`. */
+function nutritionStep (shape: Shape): Step {
+  const ids = detailIds(shape)
+  let n = 0
+  return {
+    path: `/api/nutrition/recipes/${ids[0]}`,
+    setup: context => {
+      context.id = ids[n++ % ids.length]
+      return { path: `/api/nutrition/recipes/${String(context.id)}` }
+    },
+    check: (body, context) => {
+      const nutrition = body?.nutrition
+      if (nutrition?.recipeId !== context.id || typeof nutrition.title !== 'string') return `nutrition of ${nutrition?.recipeId}, expected ${String(context.id)}`
+      if (nutrition.perServing == null || nutrition.total == null || nutrition.sources == null) return 'no perServing, total or sources'
+      if (!Array.isArray(nutrition.ingredients) || nutrition.ingredients.length === 0 || nutrition.ingredients.length !== nutrition.coverage?.lines) {
+        return `${nutrition.ingredients?.length} ingredients for ${nutrition.coverage?.lines} lines`
+      }
+      return nutrition.ingredients.every((i: Body) => typeof i?.text === 'string' && typeof i.status === 'string') ? null : 'an ingredient without text or status'
+    }
+  }
+}
 
 function detailStep (shape: Shape): Step {
   const ids = detailIds(shape)
@@ -349,16 +378,78 @@ export function scenarios (runtime: Runtime): Scenario[] {
             writesMedia: true,
             connections: { throughput: UPLOAD_CONNECTIONS, latency: UPLOAD_CONNECTIONS }
           }
-        ])
+        ]),
+    ...(runtime.household == null ? [] : householdScenarios(runtime, runtime.household)),
+    {
+      name: 'nutrition-recipe',
+      label: 'recipe nutrition, GET /api/nutrition/recipes/:id, anonymous (1,000 recipes in turn)',
+      load: [nutritionStep(shape)],
+      ceiling: 'pk',
+      throughput: true,
+      latency: true
+    }
+  ]
+}
+
+/** The households' hot reads as the reader, and gathering a grocery list from the reader's plan as the storm users. */
+function householdScenarios (runtime: Runtime, household: Household): Scenario[] {
+  const reader = bearer(runtime.readerToken)
+  const users = runtime.stormTokens.length
+  let n = 0
+  return [
+    {
+      name: 'mealplan-detail',
+      label: `meal plan with its ${PLANNED_MEALS} planned meals, GET /api/mealplans/:id (reader)`,
+      load: [{ path: `/api/mealplans/${household.mealPlanId}`, headers: reader, check: body => mealPlanProblem(body, household) }],
+      ceiling: 'mealplan',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'planned-week',
+      label: `planned meals of a week, GET /api/planned-meals?from=${WEEK.from}&to=${WEEK.to} (reader)`,
+      load: [{ path: plannedWeekPath, headers: reader, check: body => plannedWeekProblem(body, household) }],
+      ceiling: 'planned',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'grocery-detail',
+      label: `grocery list of ${household.items} items, GET /api/grocerylists/:id (reader)`,
+      load: [{ path: `/api/grocerylists/${household.groceryListId}`, headers: reader, check: body => groceryListProblem(body, household) }],
+      ceiling: 'grocery',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'grocery-from-plan',
+      label: `grocery list from the plan (${household.fromPlanItems} items), POST /api/grocerylists/from-mealplan (${users} users in turn)`,
+      load: [{
+        method: 'POST',
+        path: '/api/grocerylists/from-mealplan',
+        status: 201,
+        setup: context => {
+          const i = n++
+          context.user = stormId(i % users)
+          return { headers: bearer(runtime.stormTokens[i % users]), body: JSON.stringify({ mealPlanId: household.mealPlanId }) }
+        },
+        check: (body, context) => newListProblem(body, household, String(context.user))
+      }],
+      ceiling: 'from-plan',
+      throughput: true,
+      latency: true,
+      writesGroceryLists: true
+    }
   ]
 }
 
 /** The ceiling servers' routes (bench/ceiling.ts), checked like the service's. */
-export function ceilingLoads (runtime: Pick<Runtime, 'media'>): Record<CeilingName, Load> {
+export function ceilingLoads (runtime: Pick<Runtime, 'media' | 'household'>): Record<CeilingName, Load> {
   const authors = Array.from({ length: AUTHORS }, (_, i) => authorId(i))
   let n = 0
   let images = 0
-  const media = runtime.media
+  let lists = 0
+  const { media, household } = runtime
   return {
     list: [{ path: '/list', check: body => Array.isArray(body?.recipes) && body.recipes.length === 12 ? null : 'not 12 recipes' }],
     search: [{
@@ -383,6 +474,22 @@ export function ceilingLoads (runtime: Pick<Runtime, 'media'>): Record<CeilingNa
           path: '/sharp',
           setup: () => ({ headers: { 'content-type': 'image/jpeg' }, body: media.jpeg(images++) }),
           check: body => body?.width === UPLOAD_SIZE.width && body.height === UPLOAD_SIZE.height && body.size > 0 ? null : `sharp answered ${JSON.stringify(body)}`
+        }],
+    mealplan: household == null ? [] : [{ path: `/mealplan/${household.mealPlanId}`, check: body => mealPlanProblem(body, household) }],
+    planned: household == null ? [] : [{ path: `/planned?from=${WEEK.from}&to=${WEEK.to}`, check: body => plannedWeekProblem(body, household) }],
+    grocery: household == null ? [] : [{ path: `/grocery/${household.groceryListId}`, check: body => groceryListProblem(body, household) }],
+    'from-plan': household == null
+      ? []
+      : [{
+          method: 'POST',
+          path: '/from-plan',
+          status: 201,
+          setup: context => {
+            context.user = stormId(lists++ % STORM_USERS)
+            return { body: JSON.stringify({ mealPlanId: household.mealPlanId, userId: context.user }) }
+          },
+          check: (body, context) => newListProblem(body, household, String(context.user)) ??
+            (body.groceryList.name === CEILING_LIST_NAME ? null : `list named ${body.groceryList.name}`)
         }]
   }
 }
@@ -394,5 +501,9 @@ export const CEILING_LABELS: Record<CeilingName, string> = {
   hello: 'bare Fastify hello',
   bcrypt: 'bare bcrypt compare (cost 12)',
   file: 'bare Fastify sending the file (fs.readFile)',
-  sharp: 'bare sharp pipeline (decode, rotate, resize, WebP 82)'
+  sharp: 'bare sharp pipeline (decode, rotate, resize, WebP 82)',
+  mealplan: `bare /mealplan/:id (plan + ${PLANNED_MEALS} meals, one statement)`,
+  planned: 'bare /planned?from=&to= (the week\'s meals + total, one statement)',
+  grocery: 'bare /grocery/:id (list + items, one statement)',
+  'from-plan': 'bare /from-plan (one read, the same merge, one insert statement)'
 }
