@@ -140,9 +140,11 @@ export const groceryListsRepository = {
   },
 
   /** Appends items after the list's last position, in the given order; returns their ids. Lock the list first. */
-  async insertItems (db: Db, listId: string, items: NewGroceryItem[]): Promise<string[]> {
+  /** Appends items after the list's last position (`first`: the position to start at, when the caller knows it). */
+  async insertItems (db: Db, listId: string, items: NewGroceryItem[], first?: number): Promise<string[]> {
     if (items.length === 0) return []
-    const [{ next }] = await db<Array<{ next: number }>>`select coalesce(max(position) + 1, 0)::int as next from grocery_items where list_id = ${listId}`
+    const next = first ?? (await db<Array<{ next: number }>>`
+      select coalesce(max(position) + 1, 0)::int as next from grocery_items where list_id = ${listId}`)[0].next
     const rows = items.map((fields, i) => ({ id: createId(), listId, ...fields, position: next + i }))
     await db`insert into grocery_items ${db(rows, 'id', 'listId', 'name', 'quantity', 'unit', 'category', 'checked', 'note', 'position')}`
     return rows.map(row => row.id)

@@ -75,7 +75,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
     if (items.length > GROCERY_LIMITS.itemsPerList) throw new GroceryListFull({ limit: GROCERY_LIMITS.itemsPerList, used: items.length })
     await checkFamily(tx, list.familyId, list.userId)
     const id = await lists.insert(tx, list)
-    await lists.insertItems(tx, id, items)
+    await lists.insertItems(tx, id, items, 0)
     return id
   }
 
@@ -89,10 +89,8 @@ export function createGroceryListService (fastify: FastifyInstance) {
     async create (userId: string, input: GroceryListInput): Promise<GroceryListView> {
       const name = required(input.name, 'name')
       const items = (input.items ?? []).map((item, i) => newItem(item, `items[${i}].name`))
-      return await fastify.transaction(async tx => {
-        const id = await createList(tx, { userId, name, familyId: input.familyId ?? null, mealPlanId: null }, items)
-        return await get(id, userId, tx)
-      })
+      const id = await fastify.transaction(async tx => await createList(tx, { userId, name, familyId: input.familyId ?? null, mealPlanId: null }, items))
+      return await get(id, userId)
     },
 
     /**
@@ -101,20 +99,20 @@ export function createGroceryListService (fastify: FastifyInstance) {
      */
     async fromMealPlan (userId: string, input: FromMealPlanInput): Promise<GroceryListView> {
       const name = input.name === undefined ? undefined : required(input.name, 'name')
-      return await fastify.transaction(async tx => {
-        const plan = await lists.visibleMealPlan(tx, input.mealPlanId, userId)
-        if (plan == null) throw new MealPlanNotFound()
-        const planned = await lists.plannedIngredients(tx, plan.id, userId)
-        const contributions: Contribution[] = planned.flatMap(meal => {
-          const factor = servingsFactor(meal.plannedServings, meal.recipeServings)
-          const ingredients = Array.isArray(meal.ingredients) ? normalizeIngredients(meal.ingredients) : []
-          return ingredients.map(ingredient => ({ ingredient, factor }))
-        })
-        const items = mergeIngredients(contributions).map(line => ({ ...line, checked: false }))
-        const listName = name ?? [...`Groceries: ${plan.name}`].slice(0, GROCERY_LIMITS.listName).join('').trim()
-        const id = await createList(tx, { userId, name: listName, familyId: input.familyId ?? null, mealPlanId: plan.id }, items)
-        return await get(id, userId, tx)
+      // Reading and merging need no transaction: it holds the owner's row lock only for the writes.
+      const plan = await lists.visibleMealPlan(fastify.db, input.mealPlanId, userId)
+      if (plan == null) throw new MealPlanNotFound()
+      const planned = await lists.plannedIngredients(fastify.db, plan.id, userId)
+      const contributions: Contribution[] = planned.flatMap(meal => {
+        const factor = servingsFactor(meal.plannedServings, meal.recipeServings)
+        const ingredients = Array.isArray(meal.ingredients) ? normalizeIngredients(meal.ingredients) : []
+        return ingredients.map(ingredient => ({ ingredient, factor }))
       })
+      const items = mergeIngredients(contributions).map(line => ({ ...line, checked: false }))
+      const listName = name ?? [...`Groceries: ${plan.name}`].slice(0, GROCERY_LIMITS.listName).join('').trim()
+      const id = await fastify.transaction(async tx =>
+        await createList(tx, { userId, name: listName, familyId: input.familyId ?? null, mealPlanId: plan.id }, items))
+      return await get(id, userId)
     },
 
     /** Renames (owner or family member) or shares/unshares (owner only, with a family they belong to). */
