@@ -66,6 +66,7 @@ export function normalizeIngredients (items: unknown[]): Ingredient[] {
         text,
         name: parsed?.name ?? name,
         quantity: quantity ?? parsed?.quantity ?? null,
+        quantity2: typeof o.quantity2 === 'number' && Number.isFinite(o.quantity2) ? o.quantity2 : (parsed?.quantity2 ?? null),
         unit: unit ?? parsed?.unit ?? null,
         note: note ?? parsed?.note ?? null,
         group: typeof o.group === 'string' && o.group !== '' ? o.group : group

@@ -76,6 +76,8 @@ interface Synonym { food: Food, phrase: string }
 interface Index {
   suffix: ReadonlyMap<string, Synonym>
   prefix: ReadonlyMap<string, Synonym>
+  /** Words in the longest synonym: no longer part of a name can match one. */
+  longest: number
   postings: ReadonlyMap<string, readonly number[]>
   foods: readonly FoodWords[]
 }
@@ -112,7 +114,10 @@ function buildIndex (): Index {
     }
     return { food, segment, heads, size: segment.size, raw: segment.has('raw'), processed: [...segment.keys()].filter(w => PROCESSED.has(w)) }
   })
-  return { suffix: phraseMap(SYNONYMS), prefix: phraseMap(HEAD_FIRST), postings, foods }
+  const suffix = phraseMap(SYNONYMS)
+  const prefix = phraseMap(HEAD_FIRST)
+  const longest = Math.max(...[...suffix.keys(), ...prefix.keys()].map(key => key.split(' ').length))
+  return { suffix, prefix, longest, postings, foods }
 }
 
 function getIndex (): Index {
@@ -164,22 +169,31 @@ function search (idx: Index, query: readonly string[]): Food | null {
 }
 
 function synonymOf (idx: Index, query: readonly string[]): FoodMatch | null {
-  const exact = idx.suffix.get(query.join(' ')) ?? idx.prefix.get(query.join(' '))
-  if (exact != null) return { ...exact, via: 'synonym' }
-  for (let start = 1; start < query.length; start++) {
+  // Only word runs no longer than the longest synonym are looked up, so a long name costs linear work.
+  if (query.length <= idx.longest) {
+    const exact = idx.suffix.get(query.join(' ')) ?? idx.prefix.get(query.join(' '))
+    if (exact != null) return { ...exact, via: 'synonym' }
+  }
+  for (let start = Math.max(1, query.length - idx.longest); start < query.length; start++) {
     const found = idx.suffix.get(query.slice(start).join(' '))
     if (found != null) return { ...found, via: 'synonym' }
   }
-  for (let end = query.length - 1; end > 0; end--) {
+  for (let end = Math.min(query.length - 1, idx.longest); end > 0; end--) {
     const found = idx.prefix.get(query.slice(0, end).join(' '))
     if (found != null) return { ...found, via: 'synonym' }
   }
   return null
 }
 
-function matchWords (idx: Index, query: readonly string[]): FoodMatch | null {
+/** Words of a name the matcher considers: real ingredient names are short; a longer text is cut, not scanned. */
+const MAX_NAME_WORDS = 12
+/** Trailing detail words ("chopped", "fresh"...) dropped one by one at most this many times. */
+const MAX_TRAILING = 3
+
+function matchWords (idx: Index, all: readonly string[]): FoodMatch | null {
+  const query = all.slice(0, MAX_NAME_WORDS)
   let words = query
-  while (words.length > 1 && TRAILING.has(words[words.length - 1])) {
+  for (let dropped = 0; dropped < MAX_TRAILING && words.length > 1 && TRAILING.has(words[words.length - 1]); dropped++) {
     const found = synonymOf(idx, words)
     if (found != null) return found
     words = words.slice(0, -1)
@@ -215,7 +229,7 @@ export function matchFood (name: string): FoodMatch | null {
   let found: FoodMatch | null = null
   if (choices.length > 1) {
     for (const choice of choices) {
-      found = synonymOf(idx, nameWords(choice))
+      found = synonymOf(idx, nameWords(choice).slice(0, MAX_NAME_WORDS))
       if (found != null) break
     }
   }

@@ -145,8 +145,14 @@ export const familiesRepository = {
     return rows.length > 0
   },
 
+  /**
+   * Ends a membership, and with it what the member shared with the family: their meal-plan shares to it are withdrawn
+   * and their grocery lists unshared (a former member's plans and lists are no longer the family's to read or edit).
+   */
   async removeMember (db: Db, familyId: string, userId: string): Promise<boolean> {
     const rows = await db`delete from family_members where family_id = ${familyId} and user_id = ${userId} returning 1`
+    await db`delete from shared_meal_plans where family_id = ${familyId} and shared_by = ${userId}`
+    await db`update grocery_lists set family_id = null, updated_at = now() where family_id = ${familyId} and user_id = ${userId}`
     return rows.length > 0
   },
 

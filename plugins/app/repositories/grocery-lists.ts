@@ -194,7 +194,9 @@ export const groceryListsRepository = {
    * twice counts twice), with the servings that scale them. Meals with a custom title and no recipe bring nothing.
    */
   async plannedIngredients (db: Db, mealPlanId: string, viewerId: string): Promise<PlannedIngredients[]> {
-    return await db<PlannedIngredients[]>`select r.id as recipe_id, pm.servings as planned_servings, r.servings as recipe_servings, r.ingredients
+    // Each visible recipe's ingredients once (its first meal's row), the servings of every meal.
+    return await db<PlannedIngredients[]>`select pm.recipe_id, pm.servings as planned_servings, r.servings as recipe_servings,
+        case when row_number() over (partition by pm.recipe_id order by pm.date, pm.created_at, pm.id) = 1 then r.ingredients end as ingredients
       from planned_meals pm join recipes r on r.id = pm.recipe_id
       where pm.meal_plan_id = ${mealPlanId} and ${recipeVisibleTo(db, viewerId)}
       order by pm.date, pm.created_at, pm.id`

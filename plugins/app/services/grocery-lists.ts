@@ -102,12 +102,17 @@ export function createGroceryListService (fastify: FastifyInstance) {
       // Reading and merging need no transaction: it holds the owner's row lock only for the writes.
       const plan = await lists.visibleMealPlan(fastify.db, input.mealPlanId, userId)
       if (plan == null) throw new MealPlanNotFound()
-      const planned = await lists.plannedIngredients(fastify.db, plan.id, userId)
-      const contributions: Contribution[] = planned.flatMap(meal => {
-        const factor = servingsFactor(meal.plannedServings, meal.recipeServings)
-        const ingredients = Array.isArray(meal.ingredients) ? normalizeIngredients(meal.ingredients) : []
-        return ingredients.map(ingredient => ({ ingredient, factor }))
-      })
+      const used = await lists.countOwned(fastify.db, userId)
+      if (used >= GROCERY_LIMITS.listsPerUser) throw new GroceryListLimitReached({ limit: GROCERY_LIMITS.listsPerUser, used })
+      // A recipe planned many times is read and merged once, with the sum of its meals' factors (scaling is linear).
+      const factors = new Map<string, { factor: number, ingredients: unknown }>()
+      for (const meal of await lists.plannedIngredients(fastify.db, plan.id, userId)) {
+        const entry = factors.get(meal.recipeId) ?? { factor: 0, ingredients: meal.ingredients }
+        entry.factor += servingsFactor(meal.plannedServings, meal.recipeServings)
+        factors.set(meal.recipeId, entry)
+      }
+      const contributions: Contribution[] = [...factors.values()].flatMap(({ factor, ingredients }) =>
+        (Array.isArray(ingredients) ? normalizeIngredients(ingredients) : []).map(ingredient => ({ ingredient, factor })))
       const items = mergeIngredients(contributions).map(line => ({ ...line, checked: false }))
       const listName = name ?? [...`Groceries: ${plan.name}`].slice(0, GROCERY_LIMITS.listName).join('').trim()
       const id = await fastify.transaction(async tx =>

@@ -94,9 +94,11 @@ export function createMediaService (fastify: FastifyInstance) {
         if (used >= MAX_IMAGES_PER_USER) throw new UploadLimitReached({ limit: MAX_IMAGES_PER_USER, used })
         const inserted = await media.insert(tx, row)
         if (inserted != null) return { result: { upload: view(inserted), created: true }, kept: true }
-        // The same bytes arrived twice at once: the other request stored them.
+        // The same bytes arrived twice at once: the other request stored them (and if a delete took that row
+        // meanwhile, the client is told to retry rather than given a row that is gone).
         const other = await media.bySource(tx, userId, 'image', row.sourceHash)
-        return { result: { upload: view(other!), created: false }, kept: false }
+        if (other == null) throw new ServiceBusy()
+        return { result: { upload: view(other), created: false }, kept: false }
       })
     },
 
@@ -140,7 +142,9 @@ export function createMediaService (fastify: FastifyInstance) {
       await store(userId, 'avatar', image, async (tx, row) => {
         await users.lock(tx, userId)
         const inserted = await media.insert(tx, row)
-        await use(tx, inserted?.key ?? (await media.bySource(tx, userId, 'avatar', row.sourceHash))!.key)
+        const key = inserted?.key ?? (await media.bySource(tx, userId, 'avatar', row.sourceHash))?.key
+        if (key == null) throw new ServiceBusy()
+        await use(tx, key)
         return { result: undefined, kept: inserted != null }
       })
     },

@@ -3,6 +3,7 @@
 // plan adds up (each planned meal is its recipe's total times planned servings over the recipe's servings; no planned
 // servings is one serving; custom meals add nothing; recipes the caller can no longer see are skipped). What a recipe
 // computes to is kept in memory per recipe version, so a plan reuses it and a request never re-reads the food data.
+import { setImmediate as setImmediatePromise } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
@@ -61,6 +62,9 @@ function recipeView (row: Pick<NutritionRecipeRow, 'id' | 'title'>, computed: Re
   }
 }
 
+/** Recipes computed between two turns of the event loop (each takes well under a millisecond once matched). */
+const YIELD_EVERY = 20
+
 export function createNutritionService (fastify: FastifyInstance) {
   const { nutritionRepository: repository } = fastify
   const computedRecipes = new LRUCache<string, RecipeNutrition>({ max: CACHED_RECIPES })
@@ -86,7 +90,11 @@ export function createNutritionService (fastify: FastifyInstance) {
       if (found == null) missing.push(recipe.id)
       else out.set(recipe.id, found)
     }
-    for (const row of await repository.recipeBodies(fastify.db, missing)) out.set(row.id, computed(row))
+    for (const [i, row] of (await repository.recipeBodies(fastify.db, missing)).entries()) {
+      // A plan of many recipes not yet computed: let other requests through between batches.
+      if (i > 0 && i % YIELD_EVERY === 0) await setImmediatePromise()
+      out.set(row.id, computed(row))
+    }
     return out
   }
 
