@@ -68,12 +68,15 @@ export function createSharedMealPlanService (fastify: FastifyInstance) {
       })
     },
 
-    /** Deletes a share (the plan's owner or the sharer); a recipient who sees it gets 403, anyone else 404. */
+    /**
+     * Deletes a share: the plan's owner or the sharer revokes it, and the user it was shared with directly may remove
+     * it (nobody can fill your plan list against your will). A family member who sees it gets 403, anyone else 404.
+     */
     async revoke (userId: string, id: string): Promise<void> {
       await fastify.transaction(async tx => {
         const share = await shares.find(tx, id, userId)
         if (share == null) throw new SharedMealPlanNotFound()
-        if (share.direction !== 'sent') throw new NotShareOwner()
+        if (share.direction !== 'sent' && share.user?.id !== userId) throw new NotShareOwner()
         if (!(await shares.remove(tx, id))) throw new SharedMealPlanNotFound()
       })
     }

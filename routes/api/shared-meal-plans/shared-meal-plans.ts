@@ -55,8 +55,9 @@ const sharedMealPlans: FastifyPluginAsyncTypebox = async fastify => {
   fastify.delete('/:shareId', {
     schema: {
       operationId: 'sharedMealPlans.delete',
-      summary: 'Revoke a share (the plan\'s owner)',
-      description: 'Takes effect at once: the recipients lose access with their next request. A recipient gets 403, anyone else 404.',
+      summary: 'Revoke a share (the plan\'s owner), or leave one made to you',
+      description: 'Takes effect at once: the recipients lose access with their next request. The user a plan was shared ' +
+        'with directly may remove that share; members of a family it was shared with get 403; anyone else 404.',
       params: Type.Object({ shareId: Id }),
       response: { 200: described('Revoked', Message), 403: ErrorRef, 404: ErrorRef }
     }

@@ -158,7 +158,7 @@ t.test('the share list: sent and received, paged; a family member sees only the 
   expectValidationError(t, await app.inject({ url: '/api/shared-meal-plans?direction=up', headers: bearer(owner) }), 'direction')
 })
 
-t.test('revoking: the owner only, effective with the next request', async t => {
+t.test('revoking: the owner, effective with the next request; a direct recipient may leave a share', async t => {
   const app = await build(t)
   const [owner, alice, member, stranger] = await Promise.all(Array.from({ length: 4 }, async () => await registerUser(app)))
   const family = await createFamily(app, owner, [member])
@@ -167,10 +167,9 @@ t.test('revoking: the owner only, effective with the next request', async t => {
   const [direct] = await shareMealPlan(app, owner, plan, [alice], 'edit')
   const familyShare = await shareWithFamily(app, owner, plan, family, 'view')
 
-  const byRecipient = await revoke(app, alice, direct.id)
-  t.equal(byRecipient.statusCode, 403, 'a recipient cannot revoke')
-  t.equal(json(byRecipient).error, 'Only the meal plan\'s owner can revoke this share')
-  t.equal((await revoke(app, member, familyShare.id)).statusCode, 403, 'nor can a family member')
+  const byMember = await revoke(app, member, familyShare.id)
+  t.equal(byMember.statusCode, 403, 'a family member cannot revoke the family\'s share')
+  t.equal(json(byMember).error, 'Only the meal plan\'s owner can revoke this share')
   t.equal((await revoke(app, member, direct.id)).statusCode, 404, 'another recipient\'s share is not theirs to see')
   t.equal((await revoke(app, stranger, direct.id)).statusCode, 404, 'a stranger gets 404')
   t.equal((await revoke(app, owner, 'x'.repeat(65))).statusCode, 404, 'a malformed id is 404')
@@ -203,4 +202,16 @@ t.test('a plan has at most 100 shares, exactly under concurrent requests', async
   t.match(json(refused[0]), { error: 'This meal plan is shared with as many users and families as allowed', limit: 100, used: 100 })
   t.equal((await listShares(app, owner)).pagination.total, 100)
   t.equal((await postShare(app, owner, { mealPlanId: plan.id, familyId: families[0].id, permission: 'edit' })).statusCode, 201, 'a full plan still re-shares')
+})
+
+t.test('a user a plan was shared with directly may remove that share', async t => {
+  const app = await build(t)
+  const [owner, alice] = await Promise.all(Array.from({ length: 2 }, async () => await registerUser(app)))
+  const plan = await createMealPlan(app, owner)
+  const [direct] = await shareMealPlan(app, owner, plan, [alice], 'view')
+  t.equal((await app.inject({ url: `/api/mealplans/${plan.id}`, headers: bearer(alice) })).statusCode, 200)
+  const res = await revoke(app, alice, direct.id)
+  t.equal(res.statusCode, 200)
+  t.equal((await app.inject({ url: `/api/mealplans/${plan.id}`, headers: bearer(alice) })).statusCode, 404, 'the plan is gone from her side')
+  t.equal((await app.inject({ url: `/api/mealplans/${plan.id}`, headers: bearer(owner) })).statusCode, 200, 'the owner keeps it')
 })
