@@ -26,6 +26,10 @@ export interface RateLimits {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Statuses that count as a failed guess for `authFailures` on this route (default: 401). */
+    failureStatuses?: number[]
+  }
   interface FastifyInstance {
     rateLimits: RateLimits
   }
@@ -87,7 +91,8 @@ function authLimiter (cache: Cache, max: number, windowMs: number, log: FastifyB
       enforce(reply, await counted(async () => await cache.counter(key(request))), max - 1)
     },
     async record (request, reply) {
-      if (reply.statusCode === 401) await counted(async () => await cache.increment(key(request), windowMs / 1000))
+      const failed = request.routeOptions.config?.failureStatuses ?? [401]
+      if (failed.includes(reply.statusCode)) await counted(async () => await cache.increment(key(request), windowMs / 1000))
     }
   }
   return { every, failures }

@@ -15,19 +15,30 @@ const MEMBER_CAP = 'A family holds as many members as the most generous of its o
 const members: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.familyService
 
+  // Invite codes are 32 bits: wrong codes (400, 404) count against the auth limit, so they cannot be enumerated;
+  // a right one never does.
+  const guesses = {
+    config: { failureStatuses: [400, 404] },
+    onResponse: fastify.rateLimits.authFailures.record
+  }
+
   fastify.get('/invite/:inviteCode', {
+    ...guesses,
+    onRequest: fastify.rateLimits.authFailures.check,
     schema: {
       operationId: 'families.previewInvite',
       summary: 'What an invite code opens: family name, description and member count (public)',
       description: 'No sign-in needed. Never shows who the members are. The code is 8 hexadecimal characters in either case ' +
-        '(400 otherwise); a code no family holds (or one that was replaced) is 404.',
+        '(400 otherwise); a code no family holds (or one that was replaced) is 404. Wrong codes here and at join count ' +
+        'against the auth limit (15 per 15 minutes per address; 429 with `limit: "auth"`); right ones never do.',
       params: Type.Object({ inviteCode: Type.String({ description: '8 hexadecimal characters' }) }),
-      response: { 200: Type.Object({ family: ref(FamilyPreview) }, { description: 'The family the code opens' }), 400: ErrorRef, 404: ErrorRef }
+      response: { 200: Type.Object({ family: ref(FamilyPreview) }, { description: 'The family the code opens' }), 400: ErrorRef, 404: ErrorRef, 429: ErrorRef }
     }
   }, async request => ({ family: await service.preview(request.params.inviteCode) }))
 
   fastify.post('/join', {
-    onRequest: fastify.authenticate,
+    ...guesses,
+    onRequest: [fastify.authenticate, fastify.rateLimits.authFailures.check],
     schema: {
       operationId: 'families.join',
       summary: 'Join a family with its invite code',
@@ -40,7 +51,8 @@ const members: FastifyPluginAsyncTypebox = async fastify => {
         200: familyResponse('Already a member: the family'),
         201: familyResponse('Joined: the family'),
         403: ErrorRef,
-        404: ErrorRef
+        404: ErrorRef,
+        429: ErrorRef
       }
     }
   }, async (request, reply) => {
