@@ -176,12 +176,6 @@ export const groceryListsRepository = {
     return rows.length
   },
 
-  /** Whether the user is a member of the family (any role). */
-  async isFamilyMember (db: Db, familyId: string, userId: string): Promise<boolean> {
-    const rows = await db`select 1 from family_members where family_id = ${familyId} and user_id = ${userId}`
-    return rows.length > 0
-  },
-
   /** The meal plan's name, if the viewer may see the plan (owner, or shared with them or their family). */
   async visibleMealPlan (db: Db, mealPlanId: string, viewerId: string): Promise<{ id: string, name: string } | null> {
     const [row] = await db<Array<{ id: string, name: string }>>`select mp.id, mp.name from meal_plans mp

@@ -143,12 +143,6 @@ export const sharedMealPlansRepository = {
     return rows.length > 0
   },
 
-  /** Whether the user belongs to the family. */
-  async isFamilyMember (db: Db, familyId: string, userId: string): Promise<boolean> {
-    const [row] = await db<Array<{ member: boolean }>>`select ${familyId}::text in ${familiesOf(db, userId)} as member`
-    return row.member
-  },
-
   /** The ids of the family's members. */
   async familyMemberIds (db: Db, familyId: string): Promise<string[]> {
     const rows = await db<Array<{ userId: string }>>`select user_id from family_members where family_id = ${familyId} order by joined_at, user_id`

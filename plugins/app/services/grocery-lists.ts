@@ -64,7 +64,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
 
   /** A list can be shared only with a family the sharer belongs to (any other family is 404 to them). */
   async function checkFamily (db: Db, familyId: string | null | undefined, userId: string): Promise<void> {
-    if (familyId != null && !(await lists.isFamilyMember(db, familyId, userId))) throw new FamilyNotFound()
+    if (familyId != null && await fastify.familiesRepository.roleOf(db, familyId, userId) == null) throw new FamilyNotFound()
   }
 
   /** Creates a list with its items within the owner's list limit (their row locked: exact under concurrency). */
@@ -206,4 +206,4 @@ export function createGroceryListService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('groceryListService', createGroceryListService(fastify))
-}, { name: 'grocery-list-service', dependencies: ['grocery-lists-repository', 'users-repository'] })
+}, { name: 'grocery-list-service', dependencies: ['grocery-lists-repository', 'families-repository', 'users-repository'] })

@@ -33,7 +33,7 @@ export function createSharedMealPlanService (fastify: FastifyInstance) {
         // One share request of a plan at a time: the cap is exact and concurrent identical requests add one row.
         await plans.lock(tx, input.mealPlanId)
         const plan = await fastify.mealPlanService.owned(tx, input.mealPlanId, sharer.id)
-        if (input.familyId != null && !(await shares.isFamilyMember(tx, input.familyId, sharer.id))) throw new FamilyNotFound()
+        if (input.familyId != null && await fastify.familiesRepository.roleOf(tx, input.familyId, sharer.id) == null) throw new FamilyNotFound()
         const unknown: string[] = []
         for (const [i, id] of userIds.entries()) {
           if (await users.activeUser(tx, id) == null) unknown.push(`userIds[${i}]: no active user has this id`)
@@ -87,5 +87,5 @@ export default fp(async fastify => {
   fastify.decorate('sharedMealPlanService', createSharedMealPlanService(fastify))
 }, {
   name: 'shared-meal-plan-service',
-  dependencies: ['shared-meal-plans-repository', 'meal-plans-repository', 'meal-plan-service', 'users-repository', 'notification-service']
+  dependencies: ['shared-meal-plans-repository', 'meal-plans-repository', 'families-repository', 'meal-plan-service', 'users-repository', 'notification-service']
 })
