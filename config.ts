@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import envSchema from 'env-schema'
+import webPush from 'web-push'
 import { Type, type Static } from 'typebox'
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
@@ -31,6 +32,8 @@ const EnvSchema = Type.Object({
   ADMIN_BOOTSTRAP_USERNAME: Type.Optional(Type.String({ minLength: 3 })),
   ADMIN_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Where the API itself is reached from outside (links in emails: unsubscribe). */
+  API_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** JSON: { "<provider>": { "issuer": "...", "audience": "...", "jwksUrl": "..." } } */
   OAUTH_PROVIDERS: Type.Optional(Type.String()),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
@@ -52,7 +55,18 @@ const EnvSchema = Type.Object({
   IMPORT_ALLOW_PRIVATE_HOSTS: Type.Boolean({ default: false }),
   VAPID_PUBLIC_KEY: Type.Optional(Type.String()),
   VAPID_PRIVATE_KEY: Type.Optional(Type.String()),
-  VAPID_SUBJECT: Type.String({ default: 'mailto:admin@localhost' }),
+  VAPID_SUBJECT: Type.String({ pattern: '^(mailto:|https://)', default: 'mailto:admin@localhost' }),
+  /**
+   * Origins a Web Push subscription's endpoint may point to (`scheme://host[:port]`, `*.` host prefix, `*` port): the
+   * known browser push services. The service POSTs to these endpoints, so anything else would be a request forger.
+   */
+  PUSH_SERVICE_ORIGINS: Type.String({
+    default: 'https://fcm.googleapis.com,https://*.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com,https://*.push.apple.com'
+  }),
+  /** First retry of a failed job after this many seconds, doubling each time (pg-boss backoff). */
+  JOB_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 15 }),
+  /** Timed jobs (digest emails every minute, clean-ups); off only for tests that drive them with their own clock. */
+  SCHEDULED_JOBS: Type.Boolean({ default: true }),
   LOG_LEVEL: Type.Union([
     Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'),
     Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')
@@ -81,6 +95,8 @@ export interface Config {
   rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number }
   adminBootstrap?: { email: string, username: string, password: string }
   publicUrl: string
+  /** The API's own public address (no trailing slash): links in emails point here. */
+  apiPublicUrl: string
   oauthProviders: Record<string, OAuthProvider>
   mail: { smtpUrl?: string, from: string }
   storage: {
@@ -93,7 +109,11 @@ export interface Config {
   ai: { baseUrl?: string, apiKey?: string, model: string }
   chromiumPath?: string
   importAllowPrivateHosts: boolean
+  /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
   vapid: { publicKey?: string, privateKey?: string, subject: string }
+  jobs: { retryDelaySeconds: number, scheduled: boolean }
+  /** PUSH_SERVICE_ORIGINS, split and trimmed. */
+  pushServiceOrigins: string[]
   logLevel: Env['LOG_LEVEL']
 }
 
@@ -134,6 +154,18 @@ export async function devSecret (dataDir: string, key: string, make: () => strin
   secrets[key] = make()
   await writeFile(path.join(dataDir, 'secrets.json'), JSON.stringify(secrets, null, 2), { mode: 0o600 })
   return secrets[key]
+}
+
+/** VAPID keys go in pairs; outside production a pair is generated once and kept with the dev secrets. */
+async function resolveVapid (env: Env, isProduction: boolean, dataDir: string): Promise<Config['vapid']> {
+  const subject = env.VAPID_SUBJECT
+  if ((env.VAPID_PUBLIC_KEY == null) !== (env.VAPID_PRIVATE_KEY == null)) {
+    throw new ConfigError('Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together')
+  }
+  if (env.VAPID_PUBLIC_KEY != null) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
+  if (isProduction) return { subject }
+  const pair = JSON.parse(await devSecret(dataDir, 'vapidKeys', () => JSON.stringify(webPush.generateVAPIDKeys()))) as { publicKey: string, privateKey: string }
+  return { ...pair, subject }
 }
 
 function firstError (err: unknown): string {
@@ -198,6 +230,12 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     throw new ConfigError('Invalid configuration: ADMIN_BOOTSTRAP_EMAIL, ADMIN_BOOTSTRAP_USERNAME and ADMIN_BOOTSTRAP_PASSWORD go together')
   }
 
+  if (isProduction && env.SMTP_URL != null && env.API_PUBLIC_URL == null) {
+    // Every notification email carries an unsubscribe link into the API: a localhost default would break them all.
+    throw new ConfigError('Invalid configuration: API_PUBLIC_URL is required in production when SMTP_URL is set (unsubscribe links point to it)')
+  }
+  const vapid = await resolveVapid(env, isProduction, dataDir)
+
   const allowedOrigins = (env.ALLOWED_ORIGINS ?? `http://localhost:${bffPort}`)
     .split(',').map(o => o.trim().replace(/\/$/, '')).filter(Boolean)
   for (const origin of allowedOrigins) {
@@ -230,12 +268,15 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
       ? { email: env.ADMIN_BOOTSTRAP_EMAIL, username: env.ADMIN_BOOTSTRAP_USERNAME!, password: env.ADMIN_BOOTSTRAP_PASSWORD! }
       : undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${bffPort}`).replace(/\/$/, ''),
+    apiPublicUrl: (env.API_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     storage,
     ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
     chromiumPath: env.CHROMIUM_PATH,
     importAllowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS,
-    vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
+    vapid,
+    jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },
+    pushServiceOrigins: env.PUSH_SERVICE_ORIGINS.split(',').map(o => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL
   }
 }

@@ -43,6 +43,9 @@ export async function testConfig (env: Record<string, string | undefined> = {}):
     RATE_LIMIT_AUTH_MAX: '100000',
     RATE_LIMIT_ROUTER_MAX: '100000',
     RATE_LIMIT_GLOBAL_MAX: '100000',
+    // Jobs retry within the test's time; timed jobs (digests) are driven by the tests' own clock.
+    JOB_RETRY_DELAY_SECONDS: '1',
+    SCHEDULED_JOBS: 'false',
     ...env
   })
 }

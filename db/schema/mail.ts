@@ -1,14 +1,19 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz } from './columns.js'
 import { users } from './users.js'
 
+/** `recorded`: no SMTP configured (kept, never sent); `queued`: a delivery job holds it; then `sent` or `failed`. */
 export const EMAIL_STATUSES = ['recorded', 'queued', 'sent', 'failed'] as const
 
-/** Every email the service produces. Without SMTP it stops at `recorded`: nothing is lost, nothing is sent. */
+/**
+ * The email log: every message the service produces, whatever happens to it. Delivered by the `email.send` job;
+ * `attempts`, `error` and `providerId` (the SMTP server's message id) record how that went.
+ */
 export const emailOutbox = pgTable('email_outbox', {
   id: id(),
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
   to: text('to').notNull(),
+  /** The template: welcome, password-reset, comment, like, follow, digest, family-invite, data-deletion... */
   kind: text('kind').notNull(),
   subject: text('subject').notNull(),
   text: text('text').notNull(),
@@ -16,7 +21,10 @@ export const emailOutbox = pgTable('email_outbox', {
   headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
   status: text('status').$type<typeof EMAIL_STATUSES[number]>().notNull().default('recorded'),
   error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
+  providerId: text('provider_id'),
   createdAt: createdAt(),
+  lastAttemptAt: timestamptz('last_attempt_at'),
   sentAt: timestamptz('sent_at')
 }, t => [
   index('email_outbox_user_idx').on(t.userId, t.createdAt),

@@ -30,7 +30,7 @@ type OutboxRow = typeof emailOutbox.$inferSelect
 export default fp(async fastify => {
   fastify.decorate('mailer', {
     async send (email: OutgoingEmail, db: Db = fastify.db) {
-      const row: Omit<OutboxRow, 'createdAt' | 'sentAt' | 'error'> = {
+      const row: Omit<OutboxRow, 'createdAt' | 'sentAt' | 'error' | 'attempts' | 'providerId' | 'lastAttemptAt'> = {
         id: createId(),
         to: email.to,
         userId: email.userId ?? null,

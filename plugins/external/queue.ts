@@ -4,11 +4,28 @@ import fp from 'fastify-plugin'
 import PgBoss from 'pg-boss'
 import type { Db } from './db.js'
 
+export interface SendOptions {
+  /** Attempts after the first (default 5), spaced by JOB_RETRY_DELAY_SECONDS doubling each time. */
+  retryLimit?: number
+  /** At most one queued job per key (e.g. one clean-up at a time). */
+  singletonKey?: string
+}
+
+/** What a handler learns about its job: `final` is true on the last attempt pg-boss will make. */
+export interface JobInfo { id: string, retryCount: number, final: boolean }
+
 export interface Queue {
   /** Enqueues a job; with `tx` it commits or rolls back with the caller's transaction. */
-  send: (name: string, data: object, tx?: Db) => Promise<void>
+  send: (name: string, data: object, tx?: Db, options?: SendOptions) => Promise<void>
+  /** Enqueues many jobs of one name in one statement (fan-out). */
+  sendMany: (name: string, data: object[], tx?: Db, options?: SendOptions) => Promise<void>
   /** Runs `handler` for every job of `name` (one at a time per instance); a throw retries with backoff. */
-  work: <T extends object>(name: string, handler: (data: T) => Promise<void>) => Promise<void>
+  work: <T extends object>(name: string, handler: (data: T, job: JobInfo) => Promise<void>) => Promise<void>
+  /**
+   * Runs the job `name` on a cron schedule (UTC), once per tick across all instances. Nothing is scheduled when
+   * SCHEDULED_JOBS is off (tests drive timed work with their own clock).
+   */
+  schedule: (name: string, cron: string) => Promise<void>
 }
 
 declare module 'fastify' {
@@ -29,7 +46,9 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   if (opts.offline === true) {
     fastify.decorate('queue', {
       send: async () => { throw new Error('the job queue is not started in offline mode') },
-      work: async () => {}
+      sendMany: async () => { throw new Error('the job queue is not started in offline mode') },
+      work: async () => {},
+      schedule: async () => {}
     } satisfies Queue)
     return
   }
@@ -37,14 +56,16 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     connectionString: fastify.config.databaseUrl,
     max: 3,
     application_name: 'recipe-platform-jobs',
-    // Migrations create its schema (db/migrator.ts); cron scheduling arrives with the digest emails.
+    // Migrations create its schema (db/migrator.ts).
     migrate: false,
-    schedule: false,
+    schedule: fastify.config.jobs.scheduled,
     retryLimit: 5,
+    retryDelay: fastify.config.jobs.retryDelaySeconds,
     retryBackoff: true
   }
-  type Handler = (data: object) => Promise<void>
+  type Handler = (data: object, job: JobInfo) => Promise<void>
   const handlers = new Map<string, Handler>()
+  const schedules = new Map<string, string>()
   const workers = new Map<string, string>()
   let boss: PgBoss | null = null
   let starting: Promise<PgBoss> | null = null
@@ -67,8 +88,9 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
 
   async function attach (instance: PgBoss, name: string, handler: Handler): Promise<void> {
     await ensureQueue(instance, name)
-    workers.set(name, await instance.work<object>(name, { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 }, async jobs => {
-      for (const job of jobs) await handler(job.data)
+    const workOptions = { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1, includeMetadata: true } as const
+    workers.set(name, await instance.work<object>(name, workOptions, async jobs => {
+      for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, final: job.retryCount >= job.retryLimit })
     }))
   }
 
@@ -80,6 +102,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
       try {
         await instance.start()
         for (const [name, handler] of handlers) await attach(instance, name, handler)
+        for (const [name, cron] of schedules) await instance.schedule(name, cron)
       } catch (err) {
         starting = null
         await instance.stop({ graceful: false, wait: false }).catch(() => {})
@@ -103,16 +126,38 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   }
   await startOrRetry()
 
+  // Wake this instance's worker instead of waiting for its next poll.
+  function wake (instance: PgBoss, name: string): void {
+    const worker = workers.get(name)
+    if (worker != null) setImmediate(() => instance.notifyWorker(worker))
+  }
+
   fastify.decorate('queue', {
-    async send (name, data, tx) {
+    async send (name, data, tx, sendOptions = {}) {
       const instance = await started()
       await ensureQueue(instance, name)
-      await instance.send(name, data, tx == null ? {} : { db: onTransaction(tx) })
-      // Wake this instance's worker instead of waiting for its next poll.
-      const worker = workers.get(name)
-      if (worker != null) setImmediate(() => instance.notifyWorker(worker))
+      await instance.send(name, data, { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) })
+      wake(instance, name)
     },
-    async work<T extends object> (name: string, handler: (data: T) => Promise<void>) {
+    async sendMany (name, items, tx, sendOptions = {}) {
+      if (items.length === 0) return
+      const instance = await started()
+      await ensureQueue(instance, name)
+      // insert() takes no defaults from the constructor: the retry policy is spelled out.
+      const jobs = items.map(data => ({ name, data, retryLimit: 5, retryDelay: options.retryDelay, retryBackoff: true, ...sendOptions }))
+      if (tx == null) await instance.insert(jobs)
+      else await instance.insert(jobs, { db: onTransaction(tx) })
+      wake(instance, name)
+    },
+    async schedule (name, cron) {
+      if (!fastify.config.jobs.scheduled) return
+      schedules.set(name, cron)
+      if (boss != null) {
+        await ensureQueue(boss, name)
+        await boss.schedule(name, cron)
+      }
+    },
+    async work<T extends object> (name: string, handler: (data: T, job: JobInfo) => Promise<void>) {
       // pg-boss hands back the object that was sent under this name.
       const untyped = handler as Handler
       handlers.set(name, untyped)
