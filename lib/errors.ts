@@ -140,3 +140,10 @@ export const GroceryListLimitReached = named('GROCERY_LIST_LIMIT_REACHED', 403, 
 export const GroceryListFull = named('GROCERY_LIST_FULL', 403, 'This grocery list has as many items as allowed')
 export const GroceryListNotFound = named('GROCERY_LIST_NOT_FOUND', 404, 'Grocery list not found')
 export const GroceryItemNotFound = named('GROCERY_ITEM_NOT_FOUND', 404, 'Grocery item not found')
+
+// Web Push (/api/push-notifications)
+export const PushNotConfigured = named('PUSH_NOT_CONFIGURED', 503, 'Push notifications are not configured')
+export const PushSubscriptionNotFound = named('PUSH_SUBSCRIPTION_NOT_FOUND', 404, 'Push subscription not found')
+
+// Unsubscribe (/api/unsubscribe)
+export const InvalidUnsubscribeToken = named('INVALID_UNSUBSCRIBE_TOKEN', 400, 'This unsubscribe link is invalid or expired')

@@ -10,7 +10,9 @@ export const FAMILY_LIMITS = {
   /** Members of one family whatever the owners' plans say (the plans' `familyMembers` may set less). */
   members: 50,
   /** Families one user may belong to (created or joined). */
-  perUser: 20
+  perUser: 20,
+  /** Invitation emails one owner or admin may send a day. */
+  invitesPerDay: 20
 } as const
 
 /** Invite codes are stored as 8 lowercase hex characters; input is accepted in either case. */
@@ -80,6 +82,10 @@ const description = Nullable(Type.String({ maxLength: FAMILY_LIMITS.description,
 export const FamilyBody = Type.Object({ name, description: Type.Optional(description) })
 export const FamilyPatchBody = Type.Partial(FamilyBody)
 export type FamilyInput = Static<typeof FamilyPatchBody>
+
+export const InviteFamilyBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 254, description: 'Where the invitation goes (an account is not needed)' })
+})
 
 export const JoinFamilyBody = Type.Object({
   inviteCode: Type.String({ pattern: INVITE_CODE.source, description: '8 hexadecimal characters (case does not matter)' })

@@ -18,7 +18,7 @@ const AUTH_STATE_TTL_SECONDS = 10
 /** How long optional routes may trust "not revoked"; revoking overwrites the entry, so this only bounds other instances. */
 const NOT_REVOKED_TTL_SECONDS = 10
 /** Expired rows of revoked_tokens are deleted at most this often per instance, in batches. */
-const PURGE_INTERVAL_MS = 10 * 60 * 1000
+const PURGE_JOB = 'auth.purge-revoked-tokens'
 const PURGE_BATCH = 5000
 
 export interface AccessClaims {
@@ -99,12 +99,11 @@ export default fp(async fastify => {
 
   const tryCache = async <T>(work: () => Promise<T>) => await tryCacheOr(fastify.log, work)
 
-  let lastPurge = 0
-  function purgeExpiredSometimes (): void {
-    if (Date.now() - lastPurge < PURGE_INTERVAL_MS) return
-    lastPurge = Date.now()
-    fastify.background('purge-revoked-tokens', async () => await revoked.purgeExpired(fastify.db, PURGE_BATCH))
-  }
+  // Revocations are kept until the token would have expired anyway, then dropped by a timed job.
+  await fastify.queue.work(PURGE_JOB, async () => {
+    while (await revoked.purgeExpired(fastify.db, PURGE_BATCH) === PURGE_BATCH);
+  })
+  await fastify.queue.schedule(PURGE_JOB, '*/10 * * * *')
 
   const revokedKey = (jti: string) => `revoked:${jti}`
   const tokens: Tokens = {
@@ -127,7 +126,6 @@ export default fp(async fastify => {
       if (ttl <= 0) return false
       const first = await revoked.revoke(fastify.db, { jti: claims.jti, userId: claims.userId, expiresAt: new Date(claims.exp * 1000) })
       await tryCache(async () => await cache.set(revokedKey(claims.jti), 1, ttl))
-      purgeExpiredSometimes()
       return first
     },
 
@@ -202,7 +200,7 @@ export default fp(async fastify => {
     const hooks = ([] as unknown[]).concat(route.onRequest ?? [], route.preHandler ?? [])
     if (hooks.includes(fastify.authenticate)) documentAuth(route)
   })
-}, { name: 'auth', dependencies: ['cache', 'db', 'background', 'users-repository', 'tokens-repository'] })
+}, { name: 'auth', dependencies: ['cache', 'db', 'queue', 'users-repository', 'tokens-repository'] })
 
 /** Marks a route as needing a Bearer token in the OpenAPI document, with its 401 answer. */
 function documentAuth (route: RouteOptions): void {

@@ -1,10 +1,16 @@
-// Every email goes into the outbox table. Without SMTP it stays `recorded` (decisions.md: recorded, not sent).
+// Every email goes through the outbox table, which is also the email log. With SMTP configured a row is `queued` and
+// the `email.send` job delivers it (retried with backoff, then `failed`); without SMTP it stays `recorded`
+// (decisions.md: recorded, not sent). The row and its job are written in the caller's transaction, so a rolled-back
+// action sends nothing and a committed one always has its email.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
+import nodemailer, { type Transporter } from 'nodemailer'
 import type { emailOutbox } from '../../db/schema/index.js'
 import { json, type Db } from '../external/db.js'
 
 export interface OutgoingEmail {
+  /** A stable id makes sending idempotent: a retried job that sends the same id again adds nothing. */
+  id?: string
   to: string
   userId?: string | null
   kind: string
@@ -15,8 +21,8 @@ export interface OutgoingEmail {
 }
 
 export interface Mailer {
-  /** Records the email in the outbox; with `db` (a transaction) it exists only if that commits. */
-  send: (email: OutgoingEmail, db?: Db) => Promise<{ id: string }>
+  /** Records the email and (with SMTP) queues its delivery; with `db` (a transaction) both exist only if it commits. */
+  send: (email: OutgoingEmail, db?: Db) => Promise<{ id: string, created: boolean }>
 }
 
 declare module 'fastify' {
@@ -25,13 +31,39 @@ declare module 'fastify' {
   }
 }
 
+export const SEND_EMAIL_JOB = 'email.send'
+/** 15 s doubling 8 times: a mail server may be away for about two hours before a message is given up. */
+const RETRY_LIMIT = 8
+const ERROR_LENGTH = 500
+
 type OutboxRow = typeof emailOutbox.$inferSelect
+type Delivery = Pick<OutboxRow, 'id' | 'to' | 'subject' | 'text' | 'html' | 'headers'>
+
+/** The `Message-ID` of an outbox row: receivers can drop the copy a retry sends after a lost acknowledgement. */
+function messageId (id: string, from: string): string {
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost'
+  return `<${id}@${domain}>`
+}
 
 export default fp(async fastify => {
+  const { smtpUrl, from } = fastify.config.mail
+  let transport: Transporter | null = null
+  if (smtpUrl != null) {
+    transport = nodemailer.createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: 2,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000
+    })
+    fastify.addHook('onClose', async () => { transport?.close() })
+  }
+
   fastify.decorate('mailer', {
     async send (email: OutgoingEmail, db: Db = fastify.db) {
-      const row: Omit<OutboxRow, 'createdAt' | 'sentAt' | 'error' | 'attempts' | 'providerId' | 'lastAttemptAt'> = {
-        id: createId(),
+      const row: Omit<OutboxRow, 'createdAt' | 'sentAt' | 'error' | 'providerId' | 'lastAttemptAt'> = {
+        id: email.id ?? createId(),
         to: email.to,
         userId: email.userId ?? null,
         kind: email.kind,
@@ -39,11 +71,45 @@ export default fp(async fastify => {
         text: email.text,
         html: email.html ?? null,
         headers: email.headers ?? {},
-        status: 'recorded'
+        status: transport == null ? 'recorded' : 'queued',
+        attempts: 0
       }
-      await db`insert into email_outbox ${db({ ...row, headers: json(db, row.headers) })}`
-      fastify.log.info({ emailId: row.id, kind: email.kind }, 'email recorded')
-      return { id: row.id }
+      const inserted = await db`insert into email_outbox ${db({ ...row, headers: json(db, row.headers) })}
+        on conflict (id) do nothing returning id`
+      if (inserted.length === 0) return { id: row.id, created: false }
+      if (transport != null) await fastify.queue.send(SEND_EMAIL_JOB, { id: row.id }, db, { retryLimit: RETRY_LIMIT })
+      fastify.log.info({ emailId: row.id, kind: email.kind, status: row.status }, 'email recorded')
+      return { id: row.id, created: true }
+    }
+  } satisfies Mailer)
+
+  if (transport == null) return
+  const smtp = transport
+  await fastify.queue.work<{ id: string }>(SEND_EMAIL_JOB, async ({ id }, job) => {
+    const [email] = await fastify.db<Delivery[]>`select id, "to", subject, text, html, headers from email_outbox
+      where id = ${id} and status = 'queued'`
+    if (email == null) return // sent by an earlier attempt, or removed with its account
+    try {
+      const info = await smtp.sendMail({
+        from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html ?? undefined,
+        headers: email.headers,
+        messageId: messageId(email.id, from)
+      }) as { messageId?: string }
+      await fastify.db`update email_outbox set status = 'sent', provider_id = ${info.messageId ?? null}, error = null,
+        attempts = attempts + 1, last_attempt_at = now(), sent_at = now() where id = ${id}`
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_LENGTH)
+      // A 5xx answer is the server's final word (unknown mailbox, refused content): trying again changes nothing.
+      const code = (err as { responseCode?: number }).responseCode
+      const giveUp = job.final || (code != null && code >= 500 && code < 600)
+      await fastify.db`update email_outbox set status = ${giveUp ? 'failed' : 'queued'}, error = ${message},
+        attempts = attempts + 1, last_attempt_at = now() where id = ${id}`
+      fastify.log.warn({ emailId: id, attempt: job.retryCount + 1, giveUp, err }, 'email delivery failed')
+      if (!giveUp) throw err
     }
   })
-}, { name: 'mailer', dependencies: ['db'] })
+}, { name: 'mailer', dependencies: ['db', 'queue'] })

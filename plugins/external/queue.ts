@@ -143,10 +143,10 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
       if (items.length === 0) return
       const instance = await started()
       await ensureQueue(instance, name)
-      // insert() takes no defaults from the constructor: the retry policy is spelled out.
-      const jobs = items.map(data => ({ name, data, retryLimit: 5, retryDelay: options.retryDelay, retryBackoff: true, ...sendOptions }))
-      if (tx == null) await instance.insert(jobs)
-      else await instance.insert(jobs, { db: onTransaction(tx) })
+      // One send per job, pipelined on the transaction's connection. (pg-boss's batch insert hands its rows as JSON
+      // text, which postgres.js would encode a second time.)
+      const options = { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) }
+      await Promise.all(items.map(async data => await instance.send(name, data, options)))
       wake(instance, name)
     },
     async schedule (name, cron) {

@@ -5,6 +5,7 @@ import type { NOTIFICATION_TYPES } from '../../../db/schema/index.js'
 import type { NotificationView } from '../../../schemas/notifications.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import { wantsEmail, wantsPush } from './notification-delivery.js'
 import { visibleToFollower } from './visibility.js'
 
 declare module 'fastify' {
@@ -53,22 +54,33 @@ const selectNotification = (db: Db) => db`select n.id, n.type, n.message, n.read
   from notifications n left join users a on a.id = n.actor_id`
 
 export const notificationsRepository = {
-  async insert (db: Db, n: NewNotification): Promise<void> {
-    await db`insert into notifications (id, user_id, actor_id, type, recipe_id, message, data)
-      values (${createId()}, ${n.recipientId}, ${n.actorId}, ${n.type}, ${n.recipeId ?? null}, ${n.message}, ${json(db, n.data ?? {})})`
+  /** Writes the notification; `deliver` says whether it also goes out by email or push (notification-delivery.ts). */
+  async insert (db: Db, n: NewNotification): Promise<{ id: string, deliver: boolean }> {
+    const [row] = await db<Array<{ id: string, deliver: boolean }>>`
+      with n as (
+        insert into notifications (id, user_id, actor_id, type, recipe_id, message, data)
+        values (${createId()}, ${n.recipientId}, ${n.actorId}, ${n.type}, ${n.recipeId ?? null}, ${n.message}, ${json(db, n.data ?? {})})
+        returning id, user_id, type)
+      select n.id, ${wantsEmail(db, db`n.user_id`, db`n.type`)} or ${wantsPush(db, db`n.user_id`, db`n.type`)} as deliver from n`
+    return row
   },
 
-  /** One `new_recipe` notification for each follower of the author who may see the recipe, in one statement. */
-  async fanOutNewRecipe (db: Db, recipeId: string): Promise<number> {
-    const rows = await db`
-      insert into notifications (id, user_id, actor_id, type, recipe_id, message)
-      select 'n' || md5(r.id || f.follower_id), f.follower_id, r.author_id, 'new_recipe', r.id,
-        a.username || ' published a new recipe: "' || r.title || '"'
-      from recipes r join users a on a.id = r.author_id join follows f on f.following_id = r.author_id
-      where r.id = ${recipeId} and ${visibleToFollower(db)}
-      on conflict (id) do nothing
-      returning 1`
-    return rows.length
+  /**
+   * One `new_recipe` notification for each follower of the author who may see the recipe, in one statement; the
+   * answer lists the new ones that also go out by email or push.
+   */
+  async fanOutNewRecipe (db: Db, recipeId: string): Promise<{ created: number, deliver: string[] }> {
+    const rows = await db<Array<{ id: string, deliver: boolean }>>`
+      with n as (
+        insert into notifications (id, user_id, actor_id, type, recipe_id, message)
+        select 'n' || md5(r.id || f.follower_id), f.follower_id, r.author_id, 'new_recipe', r.id,
+          a.username || ' published a new recipe: "' || r.title || '"'
+        from recipes r join users a on a.id = r.author_id join follows f on f.following_id = r.author_id
+        where r.id = ${recipeId} and ${visibleToFollower(db)}
+        on conflict (id) do nothing
+        returning id, user_id, type)
+      select n.id, ${wantsEmail(db, db`n.user_id`, db`n.type`)} or ${wantsPush(db, db`n.user_id`, db`n.type`)} as deliver from n`
+    return { created: rows.length, deliver: rows.filter(r => r.deliver).map(r => r.id) }
   },
 
   async list (db: Db, userId: string, unreadOnly: boolean, pageNo: number, limit: number): Promise<Page<NotificationView>> {

@@ -43,6 +43,8 @@ function assertUsable (account: Pick<AccountRow, 'active' | 'bannedAt'>): void {
   if (!account.active) throw new AccountDeactivated()
 }
 
+const PASSWORD_RESET_JOB = 'auth.password-reset'
+
 export function createAccountService (fastify: FastifyInstance) {
   const { usersRepository: users, tokens, passwords } = fastify
   const keySets = new Map<string, JWTVerifyGetKey>()
@@ -100,6 +102,15 @@ export function createAccountService (fastify: FastifyInstance) {
   }
 
   /** The account of an external identity: found by the identity, linked by a verified email, or created. */
+  /** A new account and its welcome email, together or not at all. */
+  async function createAccount (row: Parameters<typeof users.create>[1]): Promise<AccountRow> {
+    return await fastify.transaction(async tx => {
+      const account = await users.create(tx, row)
+      await fastify.emailService.welcome(tx, account)
+      return account
+    })
+  }
+
   async function externalAccount (provider: string, idToken: string): Promise<AccountRow> {
     const identity = await verifyIdToken(provider, idToken)
     const linked = await users.findByOAuth(fastify.db, provider, identity.subject)
@@ -119,7 +130,7 @@ export function createAccountService (fastify: FastifyInstance) {
     for (let attempt = 0; ; attempt++) {
       const username = await freeUsername(usernameFromEmail(identity.email))
       try {
-        return await users.create(fastify.db, {
+        return await createAccount({
           email: identity.email,
           username,
           usernameKey: usernameKey(username),
@@ -147,7 +158,7 @@ export function createAccountService (fastify: FastifyInstance) {
       const hash = await passwords.hash(input.password)
       let account: AccountRow
       try {
-        account = await users.create(fastify.db, {
+        account = await createAccount({
           email,
           username: input.username,
           usernameKey: key,
@@ -205,24 +216,12 @@ export function createAccountService (fastify: FastifyInstance) {
       return { token }
     },
 
-    /** Answers at once, the same way for every address; the email (if any) is prepared in the background. */
-    requestPasswordReset (emailInput: string): void {
-      fastify.background('password-reset-email', async () => {
-        const account = await users.findForLogin(fastify.db, { email: normalizeEmail(emailInput) })
-        if (account == null || !account.active || account.bannedAt != null) return
-        const token = randomBytes(32).toString('base64url')
-        await users.setResetToken(fastify.db, account.id, sha256(token), new Date(Date.now() + RESET_TOKEN_TTL_MS))
-        const link = `${fastify.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
-        await fastify.mailer.send({
-          to: account.email,
-          userId: account.id,
-          kind: 'password-reset',
-          subject: 'Reset your password',
-          text: `Someone asked to reset the password of your account "${account.username}".\n\n` +
-            `Open this link within one hour to choose a new password:\n${link}\n\n` +
-            'If it was not you, ignore this email: your password stays as it is.'
-        })
-      })
+    /**
+     * Answers the same way for every address, after the same work (queueing a job): whether the account exists is
+     * only looked at by the job, which writes the token and the email in one transaction.
+     */
+    async requestPasswordReset (emailInput: string): Promise<void> {
+      await fastify.queue.send(PASSWORD_RESET_JOB, { email: normalizeEmail(emailInput) })
     },
 
     async resetPassword (token: string, password: string): Promise<void> {
@@ -262,4 +261,15 @@ export function createAccountService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('accountService', createAccountService(fastify))
-}, { name: 'account-service', dependencies: ['auth', 'users-repository', 'password', 'mailer', 'background', 'cache', 'db'] })
+  const users = fastify.usersRepository
+  await fastify.queue.work<{ email: string }>(PASSWORD_RESET_JOB, async ({ email }) => {
+    const account = await users.findForLogin(fastify.db, { email })
+    if (account == null || !account.active || account.bannedAt != null) return
+    const token = randomBytes(32).toString('base64url')
+    const link = `${fastify.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
+    await fastify.transaction(async tx => {
+      await users.setResetToken(tx, account.id, sha256(token), new Date(Date.now() + RESET_TOKEN_TTL_MS))
+      await fastify.emailService.passwordReset(tx, account, link, RESET_TOKEN_TTL_MS / 60_000)
+    })
+  })
+}, { name: 'account-service', dependencies: ['auth', 'users-repository', 'password', 'email-service', 'queue', 'cache', 'db'] })

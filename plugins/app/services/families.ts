@@ -12,8 +12,9 @@ import type { FamilyRole } from '../../../db/schema/index.js'
 import {
   CannotRemoveSelfFromFamily, FamilyManagerRemoval, FamilyMemberLimitReached, FamilyMembershipLimitReached, FamilyMemberNotFound,
   FamilyNotFound, InviteCodeNotFound, isUniqueViolation, LastOwnerCannotLeave, LastOwnerCannotStepDown, NotFamilyManager,
-  NotFamilyOwner, validationError
+  NotFamilyOwner, tooManyRequests, validationError
 } from '../../../lib/errors.js'
+import { normalizeEmail } from '../../../lib/identity.js'
 import {
   FAMILY_LIMITS, INVITE_CODE, INVITE_CODE_PROBLEM, type FamilyInput, type FamilyPreviewView, type FamilySummaryView, type FamilyView
 } from '../../../schemas/families.js'
@@ -163,6 +164,24 @@ export function createFamilyService (fastify: FastifyInstance) {
       }))
     },
 
+    /**
+     * Emails the family's invite code to an address (owners and admins), whether or not it has an account; the answer
+     * is the same either way. At most FAMILY_LIMITS.invitesPerDay a day per inviter (the cache counts them).
+     */
+    async invite (user: AuthUser, id: string, emailInput: string): Promise<void> {
+      const email = normalizeEmail(emailInput)
+      await fastify.transaction(async tx => {
+        if (await lockAs(tx, id, user.id) === 'member') throw new NotFamilyManager()
+        const { count, ttlSeconds } = await fastify.cache.increment(`family-invites:${user.id}`, 24 * 60 * 60)
+        if (count > FAMILY_LIMITS.invitesPerDay) throw tooManyRequests(ttlSeconds)
+        const family = await get(id, user.id, tx)
+        const recipient = await users.findForLogin(tx, { email })
+        await fastify.emailService.familyInvite(tx, { email, userId: recipient?.id ?? null }, {
+          inviter: user.username, familyName: family.name, inviteCode: family.inviteCode!
+        })
+      })
+    },
+
     /** Name, description and member count of the family holding the code (no sign-in, no member identities). */
     async preview (inviteCode: string): Promise<FamilyPreviewView> {
       const preview = await families.preview(fastify.db, inviteCodeOf(inviteCode))
@@ -243,4 +262,4 @@ export function createFamilyService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('familyService', createFamilyService(fastify))
-}, { name: 'family-service', dependencies: ['families-repository', 'users-repository', 'plan-service', 'notification-service'] })
+}, { name: 'family-service', dependencies: ['families-repository', 'users-repository', 'plan-service', 'notification-service', 'email-service', 'cache'] })

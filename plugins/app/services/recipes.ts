@@ -21,6 +21,8 @@ export interface CreateOptions {
   spends?: UsageKind
 }
 
+const REMOVE_ORPHAN_TAGS_JOB = 'tags.remove-orphans'
+
 export function createRecipeService (fastify: FastifyInstance) {
   const { recipesRepository: recipes, tagsRepository: tags, revisionsRepository: revisions } = fastify
   const listingTotal = createListingTotals(fastify)
@@ -45,26 +47,24 @@ export function createRecipeService (fastify: FastifyInstance) {
     return { ...input, imageUrl: await fastify.mediaService.recipeImageUrl(tx, userId, input.imageUrl) }
   }
 
-  /** Orphaned tags are removed after the write commits; a tag another recipe took meanwhile stays. */
-  function dropOrphanTags (tagIds: string[]): void {
+  /** Orphaned tags are removed by a job that commits with the write; a tag another recipe took meanwhile stays. */
+  async function dropOrphanTags (tx: Db, tagIds: string[]): Promise<void> {
     if (tagIds.length === 0) return
-    fastify.background('remove-orphan-tags', async () => { await tags.removeOrphans(fastify.db, tagIds) })
+    await fastify.queue.send(REMOVE_ORPHAN_TAGS_JOB, { tagIds }, tx)
   }
 
   /** Writes `input` over the recipe (author only), keeping the current version as a revision. */
   async function edit (userId: string, id: string, input: RecipeInput): Promise<RecipeView> {
-    const { recipe, oldTags } = await fastify.transaction(async tx => {
+    return await fastify.transaction(async tx => {
       // Edits of one recipe apply one after the other, so versions and revisions never interleave.
       await recipes.lock(tx, id)
       const current = await own(tx, id, userId)
       await revisions.add(tx, id, userId, current)
       await recipes.update(tx, id, recipeFields(await withImage(tx, userId, input), current))
-      const oldTags = input.tags === undefined ? [] : await tags.setForRecipe(tx, id, normalizeTags(input.tags))
+      if (input.tags !== undefined) await dropOrphanTags(tx, await tags.setForRecipe(tx, id, normalizeTags(input.tags)))
       if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
-      return { recipe: await get(id, userId, tx), oldTags }
+      return await get(id, userId, tx)
     })
-    dropOrphanTags(oldTags)
-    return recipe
   }
 
   async function revision (userId: string, id: string, revisionId: string) {
@@ -139,14 +139,13 @@ export function createRecipeService (fastify: FastifyInstance) {
     edit,
 
     async remove (userId: string, id: string): Promise<void> {
-      const oldTags = await fastify.transaction(async tx => {
+      await fastify.transaction(async tx => {
         await recipes.lock(tx, id)
         await own(tx, id, userId)
         const oldTags = await tags.setForRecipe(tx, id, [])
         await recipes.remove(tx, id)
-        return oldTags
+        await dropOrphanTags(tx, oldTags)
       })
-      dropOrphanTags(oldTags)
     },
 
     async revisions (userId: string, id: string, page: number, limit: number) {
@@ -174,7 +173,10 @@ export function createRecipeService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('recipeService', createRecipeService(fastify))
+  await fastify.queue.work<{ tagIds: string[] }>(REMOVE_ORPHAN_TAGS_JOB, async ({ tagIds }) => {
+    await fastify.tagsRepository.removeOrphans(fastify.db, tagIds)
+  })
 }, {
   name: 'recipe-service',
-  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'media-service', 'background', 'cache']
+  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'media-service', 'queue', 'cache']
 })

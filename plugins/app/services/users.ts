@@ -5,9 +5,10 @@ import fp from 'fastify-plugin'
 import { NOTIFICATION_SETTINGS_DEFAULTS } from '../../../db/schema/index.js'
 import { UserNotFound, validationError } from '../../../lib/errors.js'
 import type { RecipeView } from '../../../schemas/recipes.js'
+import type { NotificationType } from '../../../schemas/push.js'
 import {
-  EMAIL_PREFERENCE_DEFAULTS, type EmailPreferencesInput, type EmailPreferencesView, type NotificationSettingsInput,
-  type NotificationSettingsView, type ProfileInput, type UserPublicView, type UserSelfView
+  EMAIL_PREFERENCE_DEFAULTS, type EmailPreferenceKey, type EmailPreferencesInput, type EmailPreferencesView,
+  type NotificationSettingsInput, type NotificationSettingsView, type ProfileInput, type UserPublicView, type UserSelfView
 } from '../../../schemas/users.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from '../repositories/recipes.js'
@@ -19,8 +20,36 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The push switches are views of the push preferences per notification type (notification_preferences, the one
+ * source of truth the push sender reads); pushComments covers comments and replies.
+ */
+const PUSH_SWITCHES = {
+  pushLikes: ['like'],
+  pushComments: ['comment', 'reply'],
+  pushFollows: ['follow'],
+  pushNewRecipes: ['new_recipe']
+} as const satisfies Partial<Record<EmailPreferenceKey, readonly NotificationType[]>>
+type PushSwitch = keyof typeof PUSH_SWITCHES
+
 /** Switches kept in the email_preferences column; emailLikes/emailComments live in notification_settings. */
-const STORED_PREFERENCES = Object.keys(EMAIL_PREFERENCE_DEFAULTS).filter(key => key !== 'emailLikes' && key !== 'emailComments')
+const STORED_PREFERENCES = Object.keys(EMAIL_PREFERENCE_DEFAULTS)
+  .filter(key => key !== 'emailLikes' && key !== 'emailComments' && !(key in PUSH_SWITCHES))
+
+/** A push switch is on when every type it covers is pushed. */
+function pushSwitches (types: Record<NotificationType, boolean>): Record<PushSwitch, boolean> {
+  const entries = Object.entries(PUSH_SWITCHES).map(([key, covered]) => [key, covered.every(type => types[type])])
+  return Object.fromEntries(entries) as Record<PushSwitch, boolean>
+}
+
+function pushPatch (input: EmailPreferencesInput): Partial<Record<NotificationType, boolean>> {
+  const patch: Partial<Record<NotificationType, boolean>> = {}
+  for (const [key, covered] of Object.entries(PUSH_SWITCHES) as Array<[PushSwitch, readonly NotificationType[]]>) {
+    const value = input[key]
+    if (value !== undefined) for (const type of covered) patch[type] = value
+  }
+  return patch
+}
 
 /** The canonical name of an IANA time zone (`europe/paris` -> `Europe/Paris`), or null; offsets are not zones. */
 export function ianaTimeZone (name: string): string | null {
@@ -52,9 +81,13 @@ export function createUserService (fastify: FastifyInstance) {
   }
 
   async function emailPreferences (userId: string, db: Db = fastify.db): Promise<EmailPreferencesView> {
-    const [stored, settings] = await Promise.all([users.emailPreferences(db, userId, STORED_PREFERENCES), notificationSettings(userId, db)])
+    const [stored, settings, push] = await Promise.all([
+      users.emailPreferences(db, userId, STORED_PREFERENCES),
+      notificationSettings(userId, db),
+      fastify.pushService.preferences(userId, db)
+    ])
     if (stored == null) throw new UserNotFound()
-    return { ...EMAIL_PREFERENCE_DEFAULTS, ...stored, emailLikes: settings.emailLikes, emailComments: settings.emailComments }
+    return { ...EMAIL_PREFERENCE_DEFAULTS, ...stored, emailLikes: settings.emailLikes, emailComments: settings.emailComments, ...pushSwitches(push) }
   }
 
   return {
@@ -108,14 +141,19 @@ export function createUserService (fastify: FastifyInstance) {
 
     emailPreferences,
 
-    /** Each given switch replaces the stored one; emailLikes/emailComments go to the notification settings. */
+    /**
+     * Each given switch replaces the stored one; emailLikes/emailComments go to the notification settings, the push
+     * switches to the push preferences of the types they cover.
+     */
     async updateEmailPreferences (userId: string, input: EmailPreferencesInput): Promise<EmailPreferencesView> {
-      const { emailLikes, emailComments, ...stored } = input
+      const { emailLikes, emailComments, pushLikes, pushComments, pushFollows, pushNewRecipes, ...stored } = input
+      const push = pushPatch({ pushLikes, pushComments, pushFollows, pushNewRecipes })
       return await fastify.transaction(async tx => {
         await users.mergeEmailPreferences(tx, userId, STORED_PREFERENCES, stored)
         if (emailLikes !== undefined || emailComments !== undefined) {
           await users.saveNotificationSettings(tx, userId, { emailLikes, emailComments })
         }
+        if (Object.keys(push).length > 0) await fastify.pushService.updatePreferences(userId, push, tx)
         return await emailPreferences(userId, tx)
       })
     },
@@ -137,4 +175,4 @@ export function createUserService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('userService', createUserService(fastify))
-}, { name: 'user-service', dependencies: ['users-repository', 'recipe-service', 'media-service', 'db'] })
+}, { name: 'user-service', dependencies: ['users-repository', 'recipe-service', 'media-service', 'push-service', 'db'] })

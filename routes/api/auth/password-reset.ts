@@ -15,7 +15,7 @@ const passwordReset: FastifyPluginAsyncTypebox = async fastify => {
       response: { 200: described('Accepted (the same answer whether or not the account exists)', Message) }
     }
   }, async request => {
-    fastify.accountService.requestPasswordReset(request.body.email)
+    await fastify.accountService.requestPasswordReset(request.body.email)
     return { message: FORGOT_MESSAGE }
   })
 

@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { described, ErrorRef, Message, ref } from '../../../schemas/common.js'
 import {
-  FAMILY_LIMITS, FamilyMemberParams, FamilyParams, FamilyPreview, familyResponse, JoinFamilyBody, MemberRoleBody
+  FAMILY_LIMITS, FamilyMemberParams, FamilyParams, FamilyPreview, familyResponse, InviteFamilyBody, JoinFamilyBody, MemberRoleBody
 } from '../../../schemas/families.js'
 
 const MEMBER_CAP = 'A family holds as many members as the most generous of its owners\' plans allows (`familyMembers`: ' +
@@ -110,6 +110,23 @@ const members: FastifyPluginAsyncTypebox = async fastify => {
     const { familyId, userId } = request.params
     await service.removeMember(currentUser(request).id, familyId, userId)
     return { message: 'Member removed' }
+  })
+
+  fastify.post('/:familyId/invitations', {
+    onRequest: fastify.authenticate,
+    schema: {
+      operationId: 'families.invite',
+      summary: 'Email the invite code to someone (owners and admins)',
+      description: 'Sends an invitation with the family\'s name and invite code to the address, whether or not it belongs ' +
+        'to an account (the answer is the same either way). Members get 403; someone not in the family is 404. At most ' +
+        `${FAMILY_LIMITS.invitesPerDay} invitations a day per sender (429).`,
+      params: FamilyParams,
+      body: InviteFamilyBody,
+      response: { 200: described('Invitation sent', Message), 403: ErrorRef, 404: ErrorRef, 429: ErrorRef }
+    }
+  }, async request => {
+    await service.invite(currentUser(request), request.params.familyId, request.body.email)
+    return { message: 'Invitation sent' }
   })
 
   fastify.post('/:familyId/invite-code', {

@@ -36,7 +36,7 @@ t.test('email preferences: known switches only, merged key by key', async t => {
   const merged = await post({ pushLikes: true, emailFollows: false })
   t.same(json(merged).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, emailFollows: false }, 'each given switch replaces the stored one; the others stay')
   t.same(await get(), json(merged).preferences)
-  t.same(Object.keys((await stored()).emailPreferences).sort(), ['emailFollows', 'newsletter', 'pushLikes'], 'only known switches are stored')
+  t.same(Object.keys((await stored()).emailPreferences).sort(), ['emailFollows', 'newsletter'], 'only known email switches are stored (push switches are push preferences)')
 
   expectValidationError(t, await post({ newsletter: 'yes' }), 'newsletter')
   expectValidationError(t, await post({ pushFollows: { deep: true } }), 'pushFollows')
@@ -52,7 +52,8 @@ t.test('email preferences: known switches only, merged key by key', async t => {
   await app.db`update users set email_preferences = ${app.db.json({ newsletter: 'yes', productUpdates: true, marketing: false, blob: 'x'.repeat(1000) })} where id = ${bob.id}`
   t.same(await get(bob), { ...PREFERENCE_DEFAULTS, productUpdates: true }, 'legacy junk is not shown')
   await post({ pushComments: false }, bob)
-  t.same((await stored(bob)).emailPreferences, { productUpdates: true, pushComments: false }, 'and is dropped on the next write')
+  t.same((await stored(bob)).emailPreferences, { productUpdates: true }, 'and is dropped on the next write')
+  t.equal((await get(bob)).pushComments, false)
   t.same(await get(), json(merged).preferences, 'another user\'s writes never touch yours')
 })
 
@@ -95,4 +96,37 @@ t.test('emailLikes and emailComments are one setting seen from both routes', asy
   await app.inject({ method: 'PUT', url: '/api/users/notification-settings', headers, payload: { emailComments: false } })
   const prefs = json(await app.inject({ url: '/api/users/email-preferences', headers })).preferences
   t.same([prefs.emailLikes, prefs.emailComments], [false, false])
+})
+
+t.test('push switches are the push preferences of the notification types they cover', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const bob = await registerUser(app)
+  const emailPrefs = async (user = ann) => json(await app.inject({ url: '/api/users/email-preferences', headers: bearer(user) })).preferences
+  const pushPrefs = async (user = ann) => json(await app.inject({ url: '/api/push-notifications/preferences', headers: bearer(user) })).preferences
+  const putPush = async (payload: Record<string, boolean>) =>
+    await app.inject({ method: 'PUT', url: '/api/push-notifications/preferences', headers: bearer(ann), payload })
+  const postEmail = async (payload: Record<string, boolean>) =>
+    await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers: bearer(ann), payload })
+  const allOn = { like: true, comment: true, reply: true, follow: true, rating: true, new_recipe: true, family_invite: true, meal_plan_shared: true, system: true }
+
+  t.equal((await putPush({ like: false })).statusCode, 200)
+  t.same(await emailPrefs(), { ...PREFERENCE_DEFAULTS, pushLikes: false }, 'like off is pushLikes off')
+
+  t.same(json(await postEmail({ pushLikes: true, pushComments: false })).preferences, { ...PREFERENCE_DEFAULTS, pushComments: false })
+  t.same(await pushPrefs(), { ...allOn, comment: false, reply: false }, 'pushLikes on is like on; pushComments covers comments and replies')
+
+  await putPush({ reply: true })
+  t.equal((await emailPrefs()).pushComments, false, 'pushComments is on only when comments and replies both are')
+  await putPush({ comment: true })
+  t.equal((await emailPrefs()).pushComments, true)
+
+  await postEmail({ pushFollows: false, pushNewRecipes: false })
+  t.same(await pushPrefs(), { ...allOn, follow: false, new_recipe: false })
+  t.same(await emailPrefs(), { ...PREFERENCE_DEFAULTS, pushFollows: false, pushNewRecipes: false })
+  const [row] = await app.db<Array<{ emailPreferences: Record<string, unknown> }>>`select email_preferences from users where id = ${ann.id}`
+  t.notOk(Object.keys(row.emailPreferences).some(key => key.startsWith('push')), 'no second copy in the email_preferences column')
+
+  t.same(await pushPrefs(bob), allOn, 'another user is unaffected')
+  t.same(await emailPrefs(bob), PREFERENCE_DEFAULTS)
 })

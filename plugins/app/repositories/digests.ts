@@ -1,0 +1,101 @@
+// Digest scheduling in SQL: PostgreSQL's time zone rules place each user's slot (digestTime on the day, or on
+// digestDay for weekly digests, in digestTimezone), so daylight-saving changes move the slot with local time.
+import fp from 'fastify-plugin'
+import { NOTIFICATION_SETTINGS_DEFAULTS as DEFAULTS } from '../../../db/schema/index.js'
+import type { Db } from '../../external/db.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    digestsRepository: typeof digestsRepository
+  }
+}
+
+export interface DueDigest {
+  userId: string
+  email: string
+  username: string
+  frequency: 'daily' | 'weekly'
+  /** The slot's local date and time plus the zone: the unique key of the digest run. */
+  period: string
+  /** End of the previous digest; null before the first. */
+  since: Date | null
+}
+
+export interface DigestNotification { message: string, createdAt: Date, recipeId: string | null }
+
+export const digestsRepository = {
+  /**
+   * Users whose latest digest slot at `now` has passed, who have had no digest since that slot, and who have unread
+   * notifications newer than their last digest. Candidates come from the unread index, so users with nothing new
+   * cost nothing.
+   */
+  async due (db: Db, now: Date, limit: number): Promise<DueDigest[]> {
+    return await db<DueDigest[]>`
+      with candidate as (
+        select distinct n.user_id from notifications n where not n.read and n.created_at <= ${now}
+      ), settings as (
+        select u.id, u.email, u.username,
+          coalesce(ns.digest_frequency, ${DEFAULTS.digestFrequency}) as frequency,
+          coalesce(ns.digest_day, ${DEFAULTS.digestDay}) as day,
+          coalesce(ns.digest_time, ${DEFAULTS.digestTime})::interval as at,
+          coalesce(ns.digest_timezone, ${DEFAULTS.digestTimezone}) as tz,
+          (select max(d.covered_until) from digest_runs d where d.user_id = u.id) as since
+        from candidate c join users u on u.id = c.user_id
+        left join notification_settings ns on ns.user_id = u.id
+        where u.active and u.banned_at is null
+          and coalesce(u.email_preferences -> 'unsubscribedAll', 'false') <> 'true'::jsonb
+      ), local as (
+        select s.*, date_trunc('day', ${now}::timestamptz at time zone s.tz) as today,
+          ${now}::timestamptz at time zone s.tz as local_now,
+          array_position(array['monday','tuesday','wednesday','thursday','friday','saturday','sunday'], s.day) as dow
+        from settings s where s.frequency in ('daily', 'weekly')
+      ), slot as (
+        select l.*, case
+          when l.frequency = 'daily' then
+            l.today + l.at - case when l.today + l.at > l.local_now then interval '1 day' else interval '0' end
+          else
+            l.today - make_interval(days => (extract(isodow from l.local_now)::int - l.dow + 7) % 7) + l.at
+              - case when l.today - make_interval(days => (extract(isodow from l.local_now)::int - l.dow + 7) % 7) + l.at > l.local_now
+                  then interval '7 days' else interval '0' end
+        end as local_slot
+        from local l
+      )
+      select s.id as user_id, s.email, s.username, s.frequency,
+        to_char(s.local_slot, 'YYYY-MM-DD"T"HH24:MI') || ' ' || s.tz as period, s.since
+      from slot s
+      where (s.local_slot at time zone s.tz) <= ${now}
+        and (s.since is null or s.since < (s.local_slot at time zone s.tz))
+        and exists (select 1 from notifications n where n.user_id = s.id and not n.read
+          and n.created_at <= ${now} and (s.since is null or n.created_at > s.since))
+      order by s.local_slot at time zone s.tz, s.id
+      limit ${limit}`
+  },
+
+  /** Claims the run; false when another worker (or an earlier tick) already has it. */
+  async claim (db: Db, userId: string, period: string, coveredUntil: Date): Promise<boolean> {
+    const rows = await db`insert into digest_runs (user_id, period, covered_until, notification_count)
+      values (${userId}, ${period}, ${coveredUntil}, 0) on conflict do nothing returning 1`
+    return rows.length > 0
+  },
+
+  async finish (db: Db, userId: string, period: string, count: number, emailId: string): Promise<void> {
+    await db`update digest_runs set notification_count = ${count}, email_id = ${emailId}
+      where user_id = ${userId} and period = ${period}`
+  },
+
+  /** The newest `limit` unread notifications in (since, until] and how many there are in all. */
+  async unread (db: Db, userId: string, since: Date | null, until: Date, limit: number): Promise<{ items: DigestNotification[], total: number }> {
+    const range = db`n.user_id = ${userId} and not n.read and n.created_at <= ${until}
+      and (${since}::timestamptz is null or n.created_at > ${since}::timestamptz)`
+    const [items, [{ total }]] = await Promise.all([
+      db<DigestNotification[]>`select n.message, n.created_at, n.recipe_id from notifications n where ${range}
+        order by n.created_at desc, n.id desc limit ${limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from notifications n where ${range}`
+    ])
+    return { items, total }
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('digestsRepository', digestsRepository)
+}, { name: 'digests-repository' })
