@@ -26,8 +26,8 @@ export interface DigestNotification { message: string, createdAt: Date, recipeId
 export const digestsRepository = {
   /**
    * Users whose latest digest slot at `now` has passed, who have had no digest since that slot, and who have unread
-   * notifications newer than their last digest. Candidates come from the unread index, so users with nothing new
-   * cost nothing.
+   * notifications from between their last digest and that slot (what arrives later waits for the next slot).
+   * Candidates come from the unread index, so users with nothing new cost nothing.
    */
   async due (db: Db, now: Date, limit: number): Promise<DueDigest[]> {
     return await db<DueDigest[]>`
@@ -66,7 +66,7 @@ export const digestsRepository = {
       where (s.local_slot at time zone s.tz) <= ${now}
         and (s.since is null or s.since < (s.local_slot at time zone s.tz))
         and exists (select 1 from notifications n where n.user_id = s.id and not n.read
-          and n.created_at <= ${now} and (s.since is null or n.created_at > s.since))
+          and n.created_at <= (s.local_slot at time zone s.tz) and (s.since is null or n.created_at > s.since))
       order by s.local_slot at time zone s.tz, s.id
       limit ${limit}`
   },

@@ -172,8 +172,14 @@ export function createFamilyService (fastify: FastifyInstance) {
       const email = normalizeEmail(emailInput)
       await fastify.transaction(async tx => {
         if (await lockAs(tx, id, user.id) === 'member') throw new NotFamilyManager()
+        // The same invitation again within a day (a double click, a retry) sends nothing more.
+        const sentKey = `family-invited:${id}:${email}`
+        if (!(await fastify.cache.add(sentKey, 1, 24 * 60 * 60))) return
         const { count, ttlSeconds } = await fastify.cache.increment(`family-invites:${user.id}`, 24 * 60 * 60)
-        if (count > FAMILY_LIMITS.invitesPerDay) throw tooManyRequests(ttlSeconds)
+        if (count > FAMILY_LIMITS.invitesPerDay) {
+          await fastify.cache.del(sentKey)
+          throw tooManyRequests(ttlSeconds)
+        }
         const family = await get(id, user.id, tx)
         const recipient = await users.findForLogin(tx, { email })
         await fastify.emailService.familyInvite(tx, { email, userId: recipient?.id ?? null }, {

@@ -214,6 +214,11 @@ t.test('family invitations by email', async t => {
   t.match(mail.text, 'The <Smiths>')
   t.notMatch(mail.html, '<Smiths>', 'family name escaped')
 
+  const [again] = await Promise.all([1, 2, 3].map(async () => await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(owner), payload: { email: 'friend@example.com' } })))
+  t.equal(again.statusCode, 200, 'the same invitation again answers the same')
+  await new Promise(resolve => setTimeout(resolve, 300))
+  t.equal(smtp.sentTo('friend@example.com').length, 1, '... and sends nothing more')
+
   const asMember = await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(member), payload: { email: 'x@example.com' } })
   t.equal(asMember.statusCode, 403, 'plain members may not invite')
   const asStranger = await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(stranger), payload: { email: 'x@example.com' } })
