@@ -53,6 +53,12 @@ const EnvSchema = Type.Object({
   AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
   CHROMIUM_PATH: Type.Optional(Type.String()),
   IMPORT_ALLOW_PRIVATE_HOSTS: Type.Boolean({ default: false }),
+  /** Client-side analytics the web app may load (GET /api/analytics/config); unset: none. */
+  ANALYTICS_PROVIDER: Type.Optional(Type.Union([Type.Literal('plausible'), Type.Literal('umami'), Type.Literal('matomo'), Type.Literal('google')])),
+  ANALYTICS_SITE_ID: Type.Optional(Type.String({ maxLength: 200 })),
+  ANALYTICS_HOST: Type.Optional(Type.String({ pattern: '^https://' })),
+  /** How long a data-deletion request waits (and can be cancelled) before it is carried out; default 7 days, 0 in test. */
+  DATA_DELETION_GRACE_SECONDS: Type.Optional(Type.Integer({ minimum: 0, maximum: 90 * 24 * 3600 })),
   VAPID_PUBLIC_KEY: Type.Optional(Type.String()),
   VAPID_PRIVATE_KEY: Type.Optional(Type.String()),
   VAPID_SUBJECT: Type.String({ pattern: '^(mailto:|https://)', default: 'mailto:admin@localhost' }),
@@ -112,6 +118,8 @@ export interface Config {
   /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
   vapid: { publicKey?: string, privateKey?: string, subject: string }
   jobs: { retryDelaySeconds: number, scheduled: boolean }
+  dataDeletionGraceSeconds: number
+  analytics: { provider?: 'plausible' | 'umami' | 'matomo' | 'google', siteId?: string, host?: string }
   /** PUSH_SERVICE_ORIGINS, split and trimmed. */
   pushServiceOrigins: string[]
   logLevel: Env['LOG_LEVEL']
@@ -276,6 +284,8 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     importAllowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS,
     vapid,
     jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },
+    analytics: { provider: env.ANALYTICS_PROVIDER, siteId: env.ANALYTICS_SITE_ID, host: env.ANALYTICS_HOST },
+    dataDeletionGraceSeconds: env.DATA_DELETION_GRACE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 7 * 24 * 3600),
     pushServiceOrigins: env.PUSH_SERVICE_ORIGINS.split(',').map(o => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL
   }

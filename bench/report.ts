@@ -176,6 +176,8 @@ export function evaluate (summary: Summary[], peakRssMb: number): Check[] {
   ratio('grocery-detail', 0.3, 'grocery list of 40 items req/s')
   ratio('grocery-from-plan', 0.3, 'grocery list from a meal plan req/s')
   ratio('nutrition-recipe', 0.5, 'recipe nutrition req/s')
+  ratio('unread-count', 0.5, 'notification unread count req/s')
+  ratio('push-preferences', 0.5, 'push preferences req/s')
   const flood = by('login-detail')
   const floodRatio = flood?.p99 != null && flood.baselineP99 != null ? flood.p99 / flood.baselineP99 : undefined
   checks.push({

@@ -295,6 +295,22 @@ export function scenarios (runtime: Runtime): Scenario[] {
       latency: true
     },
     {
+      name: 'unread-count',
+      label: 'GET /api/notifications/unread-count (reader; what every client polls)',
+      load: [{ path: '/api/notifications/unread-count', headers: reader, check: body => Number.isInteger(body?.unreadCount) ? null : `answered ${JSON.stringify(body)}` }],
+      ceiling: 'pk',
+      throughput: true,
+      latency: true
+    },
+    {
+      name: 'push-preferences',
+      label: 'GET /api/push-notifications/preferences (reader)',
+      load: [{ path: '/api/push-notifications/preferences', headers: reader, check: body => body?.preferences?.like === true ? null : `answered ${JSON.stringify(body)}` }],
+      ceiling: 'pk',
+      throughput: true,
+      latency: true
+    },
+    {
       name: 'detail',
       label: 'recipe detail, anonymous (1,000 recipes in turn)',
       load: [detailStep(shape)],

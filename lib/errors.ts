@@ -147,3 +147,7 @@ export const PushSubscriptionNotFound = named('PUSH_SUBSCRIPTION_NOT_FOUND', 404
 
 // Unsubscribe (/api/unsubscribe)
 export const InvalidUnsubscribeToken = named('INVALID_UNSUBSCRIBE_TOKEN', 400, 'This unsubscribe link is invalid or expired')
+
+// Data deletion
+export const DeletionRequestNotFound = named('DELETION_REQUEST_NOT_FOUND', 404, 'Request not found')
+export const DeletionNotCancellable = named('DELETION_NOT_CANCELLABLE', 409, 'This request is already being carried out or is finished, and can no longer be cancelled')

@@ -32,6 +32,8 @@ export const users = pgTable('users', {
   banReason: text('ban_reason'),
   lastLoginAt: timestamptz('last_login_at'),
   emailPreferences: jsonb('email_preferences').$type<Record<string, unknown>>().notNull().default({}),
+  /** When the user opted out of the sale or sharing of their personal information (CCPA do-not-sell); null: not. */
+  doNotSellAt: timestamptz('do_not_sell_at'),
   /** Subscription plan key (`free`, `premium`, `family`); changed by admins. */
   planId: text('plan_id').notNull().default('free'),
   createdAt: createdAt(),

@@ -9,6 +9,8 @@ export interface SendOptions {
   retryLimit?: number
   /** At most one queued job per key (e.g. one clean-up at a time). */
   singletonKey?: string
+  /** Not before this time (a grace period). */
+  startAfter?: Date
 }
 
 /** What a handler learns about its job: `final` is true on the last attempt pg-boss will make. */
