@@ -1,0 +1,56 @@
+// The durable job queue (plugins/external/queue.ts) on its own terms: transactional sends, one run across instances,
+// retries with backoff that say which attempt is the last, and a shutdown that waits for running jobs.
+import t from 'tap'
+import { build, eventually } from '../helper.js'
+
+t.test('a job sent in a transaction exists only if it commits', async t => {
+  const app = await build(t)
+  const seen: string[] = []
+  await app.queue.work<{ tag: string }>('test.tx', async ({ tag }) => { seen.push(tag) })
+  await app.transaction(async tx => { await app.queue.send('test.tx', { tag: 'committed' }, tx) })
+  await t.rejects(app.transaction(async tx => {
+    await app.queue.send('test.tx', { tag: 'rolled back' }, tx)
+    throw new Error('abort')
+  }))
+  await app.transaction(async tx => { await app.queue.sendMany('test.tx', [{ tag: 'many-1' }, { tag: 'many-2' }], tx) })
+  await eventually(async () => seen.length >= 3)
+  await new Promise(resolve => setTimeout(resolve, 300))
+  t.same(seen.sort(), ['committed', 'many-1', 'many-2'])
+})
+
+t.test('two instances run each job once; a failing job is retried and told its last attempt', async t => {
+  const first = await build(t)
+  const second = await build(t)
+  const runs = new Map<number, number>()
+  const handler = async ({ n }: { n: number }) => { runs.set(n, (runs.get(n) ?? 0) + 1) }
+  await first.queue.work('test.once', handler)
+  await second.queue.work('test.once', handler)
+  for (let n = 0; n < 20; n++) await first.queue.send('test.once', { n })
+  await eventually(async () => runs.size === 20, 15_000)
+  await new Promise(resolve => setTimeout(resolve, 500))
+  t.ok([...runs.values()].every(count => count === 1), 'every job ran exactly once')
+
+  const attempts: Array<{ retryCount: number, final: boolean }> = []
+  await first.queue.work('test.retry', async (_data, job) => {
+    attempts.push({ retryCount: job.retryCount, final: job.final })
+    if (!job.final) throw new Error('not yet')
+  })
+  await first.queue.send('test.retry', {}, undefined, { retryLimit: 2 })
+  await eventually(async () => attempts.length === 3, 20_000)
+  t.same(attempts, [{ retryCount: 0, final: false }, { retryCount: 1, final: false }, { retryCount: 2, final: true }])
+})
+
+t.test('closing the app waits for a running job', async t => {
+  const app = await build(t)
+  let finished = false
+  let started = false
+  await app.queue.work('test.slow', async () => {
+    started = true
+    await new Promise(resolve => setTimeout(resolve, 800))
+    finished = true
+  })
+  await app.queue.send('test.slow', {})
+  await eventually(async () => started)
+  await app.close()
+  t.ok(finished, 'the job finished before close resolved')
+})
