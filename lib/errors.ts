@@ -151,3 +151,6 @@ export const InvalidUnsubscribeToken = named('INVALID_UNSUBSCRIBE_TOKEN', 400, '
 // Data deletion
 export const DeletionRequestNotFound = named('DELETION_REQUEST_NOT_FOUND', 404, 'Request not found')
 export const DeletionNotCancellable = named('DELETION_NOT_CANCELLABLE', 409, 'This request is already being carried out or is finished, and can no longer be cancelled')
+
+// Support (/api/support)
+export const SupportTicketNotFound = named('SUPPORT_TICKET_NOT_FOUND', 404, 'Support ticket not found')
