@@ -178,6 +178,7 @@ export function evaluate (summary: Summary[], peakRssMb: number): Check[] {
   ratio('nutrition-recipe', 0.5, 'recipe nutrition req/s')
   ratio('unread-count', 0.5, 'notification unread count req/s')
   ratio('push-preferences', 0.5, 'push preferences req/s')
+  ratio('analytics-config', 0.6, 'analytics config req/s')
   const flood = by('login-detail')
   const floodRatio = flood?.p99 != null && flood.baselineP99 != null ? flood.p99 / flood.baselineP99 : undefined
   checks.push({

@@ -31,7 +31,7 @@ const LATENCY_CONNECTIONS = 10
 const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
-  'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences']
+  'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config']
 const MEDIA_SCENARIOS = ['media-file', 'media-upload']
 const HOUSEHOLD_SCENARIOS = ['mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan']
 /** What a scenario's consistency check found wrong, for the problems of an invalid run. */

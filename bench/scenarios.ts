@@ -303,6 +303,14 @@ export function scenarios (runtime: Runtime): Scenario[] {
       latency: true
     },
     {
+      name: 'analytics-config',
+      label: 'GET /api/analytics/config, anonymous (every page load of the web app)',
+      load: [{ path: '/api/analytics/config', check: body => typeof body?.enabled === 'boolean' ? null : `answered ${JSON.stringify(body)}` }],
+      ceiling: 'hello',
+      throughput: true,
+      latency: true
+    },
+    {
       name: 'push-preferences',
       label: 'GET /api/push-notifications/preferences (reader)',
       load: [{ path: '/api/push-notifications/preferences', headers: reader, check: body => body?.preferences?.like === true ? null : `answered ${JSON.stringify(body)}` }],
