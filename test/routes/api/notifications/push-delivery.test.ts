@@ -33,9 +33,10 @@ t.test('a like, a comment and a new recipe are pushed; a type switched off is no
   await app.inject({ method: 'POST', url: '/api/push-notifications/subscribe', headers: bearer(fan), payload: followerBrowser.subscription })
   await follow(app, fan, author)
   await createRecipe(app, author, { title: 'Pissaladière' })
-  const [news] = await eventually(async () => { const got = service.to(followerBrowser); return got.length > 0 && got })
+  // (The first recipe's fan-out may also reach the fan, if its job ran after the follow: followers are read then.)
+  const news = await eventually(async () => service.to(followerBrowser).find(p => String(p.payload?.body).includes('Pissaladière')))
   t.match(news.payload, { title: 'New recipe', tag: 'new_recipe' })
-  t.match(news.payload!.body, 'Pissaladière')
+  t.same(news.problems, [])
 })
 
 t.test('a subscription the push service says is gone is removed on the next notification', async t => {
