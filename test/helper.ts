@@ -16,6 +16,15 @@ const JWT_SECRET = randomBytes(32).toString('hex')
 const ADMIN_JWT_SECRET = randomBytes(32).toString('hex')
 const DATA_DIR = mkdtempSync(path.join(tmpdir(), 'recipes-test-data-'))
 tap.teardown(() => rmSync(DATA_DIR, { recursive: true, force: true }))
+// pg-boss sometimes leaves a worker's stop loop polling after its instance has stopped (a 1 s timer that never ends),
+// which would keep a finished test file alive until tap's 120 s timeout. Every assertion has run by then: say what is
+// still open and end the process.
+tap.teardown(() => {
+  setTimeout(() => {
+    process.stderr.write(`test process still busy 3 s after its last test (${process.getActiveResourcesInfo().join(', ')}): exiting\n`)
+    process.exit(process.exitCode ?? 0)
+  }, 3000).unref()
+})
 
 let instanceCount = 0
 
