@@ -45,29 +45,31 @@ export const digestsRepository = {
         where u.active and u.banned_at is null
           and coalesce(u.email_preferences -> 'unsubscribedAll', 'false') <> 'true'::jsonb
       ), local as (
-        select s.*, date_trunc('day', ${now}::timestamptz at time zone s.tz) as today,
-          ${now}::timestamptz at time zone s.tz as local_now,
+        select s.*, ${now}::timestamptz at time zone s.tz as local_now,
+          date_trunc('day', ${now}::timestamptz at time zone s.tz) as today,
           array_position(array['monday','tuesday','wednesday','thursday','friday','saturday','sunday'], s.day) as dow
         from settings s where s.frequency in ('daily', 'weekly')
-      ), slot as (
-        select l.*, case
-          when l.frequency = 'daily' then
-            l.today + l.at - case when l.today + l.at > l.local_now then interval '1 day' else interval '0' end
-          else
-            l.today - make_interval(days => (extract(isodow from l.local_now)::int - l.dow + 7) % 7) + l.at
-              - case when l.today - make_interval(days => (extract(isodow from l.local_now)::int - l.dow + 7) % 7) + l.at > l.local_now
-                  then interval '7 days' else interval '0' end
-        end as local_slot
+      ), candidate_slot as (
+        -- This period's slot in local time: today's (daily) or this week's digestDay's (weekly) digestTime.
+        select l.*, case when l.frequency = 'daily' then l.today
+            else l.today - make_interval(days => (extract(isodow from l.local_now)::int - l.dow + 7) % 7) end + l.at as slot,
+          case when l.frequency = 'daily' then interval '1 day' else interval '7 days' end as period_length
         from local l
+      ), reached as (
+        -- Not reached yet: the previous period's.
+        select c.*, c.slot - case when c.slot > c.local_now then c.period_length else interval '0' end as local_slot
+        from candidate_slot c
+      ), slot as (
+        select r.*, r.local_slot at time zone r.tz as slot_at from reached r
       )
       select s.id as user_id, s.email, s.username, s.frequency,
         to_char(s.local_slot, 'YYYY-MM-DD"T"HH24:MI') || ' ' || s.tz as period, s.since
       from slot s
-      where (s.local_slot at time zone s.tz) <= ${now}
-        and (s.since is null or s.since < (s.local_slot at time zone s.tz))
+      where s.slot_at <= ${now}
+        and (s.since is null or s.since < s.slot_at)
         and exists (select 1 from notifications n where n.user_id = s.id and not n.read
-          and n.created_at <= (s.local_slot at time zone s.tz) and (s.since is null or n.created_at > s.since))
-      order by s.local_slot at time zone s.tz, s.id
+          and n.created_at <= s.slot_at and (s.since is null or n.created_at > s.since))
+      order by s.slot_at, s.id
       limit ${limit}`
   },
 
