@@ -1,10 +1,11 @@
-// The three limiters of interface.md "Limits", counted in Redis when configured so every instance shares them.
+// The three limiters of interface.md "Limits", counted in Redis when configured so every instance shares them, and
+// per-client counters for routes with limits of their own.
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onResponseAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { tooManyRequests } from '../../lib/errors.js'
 import { isRateLimitExempt } from '../../lib/ip.js'
-import type { Cache } from './cache.js'
+import { tryCache, type Cache } from './cache.js'
 
 export type LimitName = 'global' | 'router' | 'auth'
 
@@ -23,6 +24,12 @@ export interface RateLimits {
    * signs in correctly is never limited, while one that guesses is refused before its next password is compared.
    */
   authFailures: { check: onRequestAsyncHookHandler, record: onResponseAsyncHookHandler }
+  /**
+   * A route's own limit per client address (CCPA, support): counts a request under `scope` and refuses it (429 with
+   * retryAfter) beyond `max` a window. Addresses the global limiter skips are not counted; a cache outage lets
+   * requests through, as the other limiters do.
+   */
+  perClient: (scope: string, ip: string, max: number, windowSeconds: number) => Promise<void>
 }
 
 declare module 'fastify' {
@@ -122,6 +129,11 @@ export default fp(async fastify => {
     global: make('global', limits.globalMax, () => 'global', ip => isRateLimitExempt(ip)),
     router: make('router', limits.routerMax, req => `router:${routeFamily(req.routeOptions.url ?? '')}`, ip => isRateLimitExempt(ip, true)),
     auth: auth.every,
-    authFailures: auth.failures
+    authFailures: auth.failures,
+    async perClient (scope, ip, max, windowSeconds) {
+      if (isRateLimitExempt(ip)) return
+      const counted = await tryCache(fastify.log, async () => await fastify.cache.increment(`${scope}:${rateLimit.normalizeIP(ip, 64)}`, windowSeconds))
+      if (counted != null && counted.count > max) throw tooManyRequests(Math.max(1, counted.ttlSeconds))
+    }
   })
 }, { name: 'rate-limit', dependencies: ['cache'] })

@@ -1,9 +1,9 @@
 // A real SMTP server on 127.0.0.1 (smtp-server) whose received messages are parsed by mailparser, so tests read
 // what a mail client would: headers, text, HTML and links.
-import { createServer, type AddressInfo } from 'node:net'
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import type { Test } from 'tap'
+import { freePort } from './net.js'
 
 export interface ReceivedMail {
   to: string
@@ -30,14 +30,6 @@ export interface TestSmtp {
   /** Waits for a message to `to` (matching `subject`, when given) and returns it. */
   waitFor: (to: string, subject?: RegExp, timeoutMs?: number) => Promise<ReceivedMail>
   sentTo: (to: string) => ReceivedMail[]
-}
-
-async function freePort (): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>(resolve => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>(resolve => probe.close(() => { resolve() }))
-  return port
 }
 
 /** An SMTP server for this test; `listening: false` reserves a port where nothing answers until `start()`. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import { eventually } from '../helper.js'
+import { freePort } from '../helpers/net.js'
 import { testDatabaseUrl } from '../setup/database.js'
 
 interface Server { child: ChildProcessWithoutNullStreams, apiPort: number, bffPort: number, output: string[], exited: Promise<number | null> }
@@ -56,14 +57,6 @@ async function occupiedPort (t: Test): Promise<number> {
   await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { blocker.close() })
   return (blocker.address() as AddressInfo).port
-}
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise(resolve => server.close(resolve))
-  return port
 }
 
 t.test('start-up: one line per listener, the database and cache without credentials; one line per request', async t => {

@@ -3,38 +3,18 @@
 // even when its address is an account's: anyone can type anyone's address, so such a request is stored for a person
 // to verify and act on. The same request again within a day answers the first one (exact under concurrency: the
 // sender's advisory lock), and one client address may send CCPA_LIMITS.perHour requests an hour.
-import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { tooManyRequests } from '../../../lib/errors.js'
 import { normalizeEmail } from '../../../lib/identity.js'
-import { isRateLimitExempt } from '../../../lib/ip.js'
+import { optionalText } from '../../../lib/text.js'
 import type { AnalyticsConfigView } from '../../../schemas/analytics.js'
 import { CCPA_LIMITS, OPT_OUT_TYPES, type CcpaInput, type CcpaRequestType } from '../../../schemas/ccpa.js'
-import { tryCache } from '../../external/cache.js'
 import type { AuthUser } from '../auth.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     ccpaService: ReturnType<typeof createCcpaService>
   }
-}
-
-/** Trimmed optional text; blank is absent. */
-export const optionalText = (text: string | undefined): string | null => {
-  const trimmed = text?.trim() ?? ''
-  return trimmed === '' ? null : trimmed
-}
-
-/**
- * Counts a request of the client address under `scope` and refuses it (429 with retryAfter) beyond `max` a window.
- * Addresses the global limiter skips (loopback, 10.*, 192.168.*) are not counted; a cache outage lets requests through,
- * as the other limiters do.
- */
-export async function limitPerClient (fastify: FastifyInstance, scope: string, ip: string, max: number, windowSeconds: number): Promise<void> {
-  if (isRateLimitExempt(ip)) return
-  const counted = await tryCache(fastify.log, async () => await fastify.cache.increment(`${scope}:${rateLimit.normalizeIP(ip, 64)}`, windowSeconds))
-  if (counted != null && counted.count > max) throw tooManyRequests(Math.max(1, counted.ttlSeconds))
 }
 
 export interface CcpaSubmission extends CcpaInput {
@@ -50,7 +30,7 @@ export function createCcpaService (fastify: FastifyInstance) {
      * CCPA_LIMITS.duplicateHours (`created` false). A signed-in sender's opt-out is set either way.
      */
     async submit (caller: AuthUser | null, clientIp: string, input: CcpaSubmission): Promise<{ created: boolean, requestId: string }> {
-      await limitPerClient(fastify, 'ccpa', clientIp, CCPA_LIMITS.perHour, 60 * 60)
+      await fastify.rateLimits.perClient('ccpa', clientIp, CCPA_LIMITS.perHour, 60 * 60)
       const email = normalizeEmail(input.email)
       const request = { requestType: input.requestType, details: optionalText(input.details) }
       const sender = caller == null ? { email } : { userId: caller.id }

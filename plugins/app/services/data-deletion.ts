@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { DELETE_TYPES } from '../../../db/schema/index.js'
 import { DeletionNotCancellable, DeletionRequestNotFound, UserNotFound } from '../../../lib/errors.js'
+import { optionalText } from '../../../lib/text.js'
 import type { AuthUser } from '../auth.js'
 import type { Db } from '../../external/db.js'
 import { maskEmail, type DeletionRequestRow } from '../repositories/data-deletion.js'
@@ -81,7 +82,7 @@ export function createDataDeletionService (fastify: FastifyInstance) {
         const account = await fastify.usersRepository.self(tx, user.id)
         if (account == null) throw new UserNotFound()
         const scheduledFor = new Date(Date.now() + fastify.config.dataDeletionGraceSeconds * 1000)
-        const created = await repo.create(tx, { userId: user.id, email: account.email!, deleteType, reason: reason?.trim() || null, scheduledFor })
+        const created = await repo.create(tx, { userId: user.id, email: account.email!, deleteType, reason: optionalText(reason), scheduledFor })
         if (created == null) throw new Error('an open deletion request appeared under the user lock')
         await fastify.emailService.dataDeletion(tx, { id: user.id, email: account.email!, username: account.username }, {
           requestId: created.id, deleteType, scheduledFor

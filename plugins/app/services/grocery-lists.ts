@@ -10,6 +10,7 @@ import {
 } from '../../../lib/errors.js'
 import { aisleFor, mergeIngredients, servingsFactor, type Contribution } from '../../../lib/grocery.js'
 import { normalizeIngredients } from '../../../lib/ingredients.js'
+import { optionalText } from '../../../lib/text.js'
 import {
   GROCERY_LIMITS, type FromMealPlanInput, type GroceryItemChanges, type GroceryItemInput, type GroceryItemView,
   type GroceryListChanges, type GroceryListInput, type GroceryListSummaryView, type GroceryListView
@@ -31,18 +32,15 @@ function required (value: string, field: string): string {
   return trimmed
 }
 
-/** Trimmed optional text; blank is null. */
-const optional = (value: string | null | undefined) => value == null || value.trim() === '' ? null : value.trim()
-
 function newItem (input: GroceryItemInput, field = 'name'): NewGroceryItem {
   const name = required(input.name, field)
   return {
     name,
     quantity: input.quantity ?? null,
-    unit: optional(input.unit),
+    unit: optionalText(input.unit),
     category: input.category ?? aisleFor(name),
     checked: input.checked ?? false,
-    note: optional(input.note)
+    note: optionalText(input.note)
   }
 }
 
@@ -160,10 +158,10 @@ export function createGroceryListService (fastify: FastifyInstance) {
       const changes: GroceryItemChangeSet = {
         name: input.name === undefined ? undefined : required(input.name, 'name'),
         quantity: input.quantity,
-        unit: input.unit === undefined ? undefined : optional(input.unit),
+        unit: input.unit === undefined ? undefined : optionalText(input.unit),
         category: input.category,
         checked: input.checked,
-        note: input.note === undefined ? undefined : optional(input.note),
+        note: input.note === undefined ? undefined : optionalText(input.note),
         position: input.position
       }
       return await fastify.transaction(async tx => {

@@ -6,10 +6,10 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { SupportTicketNotFound, validationError } from '../../../lib/errors.js'
 import { normalizeEmail } from '../../../lib/identity.js'
+import { optionalText } from '../../../lib/text.js'
 import { SUPPORT_LIMITS, type SupportTicketInput, type SupportTicketView } from '../../../schemas/support.js'
 import type { AuthUser } from '../auth.js'
 import type { Page } from '../repositories/recipes.js'
-import { limitPerClient, optionalText } from './ccpa.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +33,7 @@ export function createSupportService (fastify: FastifyInstance) {
       const subject = required('subject', input.subject)
       const message = required('message', input.message)
       if (caller == null && input.email == null) throw validationError(['email: is required when not signed in'])
-      await limitPerClient(fastify, 'support', clientIp, SUPPORT_LIMITS.perHour, 60 * 60)
+      await fastify.rateLimits.perClient('support', clientIp, SUPPORT_LIMITS.perHour, 60 * 60)
       const email = caller?.email ?? normalizeEmail(input.email!)
       const sender = caller == null ? { email } : { userId: caller.id }
       return await fastify.transaction(async tx => {

@@ -6,17 +6,14 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { InvalidUnsubscribeToken, UserNotFound } from '../../../lib/errors.js'
 import type { UnsubscribeScope } from '../../../schemas/unsubscribe.js'
-import { EMAIL_PREFERENCE_DEFAULTS } from '../../../schemas/users.js'
 import type { NotificationSettingsPatch } from '../repositories/users.js'
+import { STORED_PREFERENCES } from './users.js'
 
 export type { UnsubscribeScope } from '../../../schemas/unsubscribe.js'
 
 export const UNSUBSCRIBE_TOKEN_LIFETIME_SECONDS = 90 * 24 * 60 * 60
 const TYP = 'unsubscribe'
 const AUD = 'unsubscribe'
-
-/** The same list users.ts merges email preferences with: a write with any other list would drop stored switches. */
-const STORED_PREFERENCES = Object.keys(EMAIL_PREFERENCE_DEFAULTS).filter(key => key !== 'emailLikes' && key !== 'emailComments')
 
 /** What each scope turns off in the notification settings; `all` also sets `unsubscribedAll`. */
 const SETTINGS_OFF: Record<UnsubscribeScope, NotificationSettingsPatch> = {

@@ -33,7 +33,7 @@ const PUSH_SWITCHES = {
 type PushSwitch = keyof typeof PUSH_SWITCHES
 
 /** Switches kept in the email_preferences column; emailLikes/emailComments live in notification_settings. */
-const STORED_PREFERENCES = Object.keys(EMAIL_PREFERENCE_DEFAULTS)
+export const STORED_PREFERENCES = Object.keys(EMAIL_PREFERENCE_DEFAULTS)
   .filter(key => key !== 'emailLikes' && key !== 'emailComments' && !(key in PUSH_SWITCHES))
 
 /** A push switch is on when every type it covers is pushed. */
