@@ -144,6 +144,7 @@ export function sendError (request: FastifyRequest, reply: FastifyReply, status:
 
 export function handleError (err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body } = mapError(err)
+  if (err instanceof HttpError && err.headers != null) reply.headers(err.headers)
   if (status >= 500) request.log.error({ err }, 'request failed')
   else request.log.debug({ status, error: body.error }, 'request rejected')
   return sendError(request, reply, status, body)

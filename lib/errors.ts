@@ -7,14 +7,17 @@ export class HttpError extends Error {
   readonly details?: string[]
   /** Extra body fields next to `error` (retryAfter, limit, used...). */
   readonly extra?: Record<string, unknown>
+  /** Response headers that go with it (x-ratelimit-*). */
+  readonly headers?: Record<string, number>
 
-  constructor (statusCode: number, message: string, options: { code?: string, details?: string[], extra?: Record<string, unknown> } = {}) {
+  constructor (statusCode: number, message: string, options: { code?: string, details?: string[], extra?: Record<string, unknown>, headers?: Record<string, number> } = {}) {
     super(message)
     this.name = 'HttpError'
     this.statusCode = statusCode
     this.code = options.code ?? `HTTP_${statusCode}`
     this.details = options.details
     this.extra = options.extra
+    this.headers = options.headers
   }
 }
 
@@ -86,8 +89,13 @@ export const unsupportedImage = (field: string, allowed: readonly string[]) =>
 
 // 423, 429, 503
 export const accountLocked = (retryAfter: number) => new HttpError(423, 'Account temporarily locked', { code: 'ACCOUNT_LOCKED', extra: { retryAfter } })
-export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' | 'auth') =>
-  new HttpError(429, 'Too many requests', { code: 'RATE_LIMITED', extra: { retryAfter, ...(limit != null && { limit }) } })
+/** With `max`, the `x-ratelimit-*` headers of decisions.md go with it (the limiter hooks set their own). */
+export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' | 'auth', max?: number) =>
+  new HttpError(429, 'Too many requests', {
+    code: 'RATE_LIMITED',
+    extra: { retryAfter, ...(limit != null && { limit }) },
+    headers: max == null ? undefined : { 'x-ratelimit-limit': max, 'x-ratelimit-remaining': 0, 'x-ratelimit-reset': retryAfter }
+  })
 export const ServiceUnavailable = named('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable')
 export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retry')
 /** The client closed its connection before its work began: nobody reads this answer. */

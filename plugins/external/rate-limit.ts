@@ -25,11 +25,13 @@ export interface RateLimits {
    */
   authFailures: { check: onRequestAsyncHookHandler, record: onResponseAsyncHookHandler }
   /**
-   * A route's own limit per client address (CCPA, support): counts a request under `scope` and refuses it (429 with
-   * retryAfter) beyond `max` a window. Addresses the global limiter skips are not counted; a cache outage lets
-   * requests through, as the other limiters do.
+   * A route's own limit per client address (CCPA, support): counts a request under `scope` and refuses it beyond
+   * `max` a window (429 `limit: "router"`, the limit of that route family). Addresses the global limiter skips are not
+   * counted; a cache outage lets requests through, as the other limiters do.
    */
   perClient: (scope: string, ip: string, max: number, windowSeconds: number) => Promise<void>
+  /** The same per signed-in user (exports, invitations); the count needs the cache, so an outage is an error. */
+  perUser: (scope: string, userId: string, max: number, windowSeconds: number) => Promise<void>
 }
 
 declare module 'fastify' {
@@ -105,6 +107,11 @@ function authLimiter (cache: Cache, max: number, windowMs: number, log: FastifyB
   return { every, failures }
 }
 
+/** A route's own count past its `max`: 429 for the rest of the window. */
+function refuseOver (counted: { count: number, ttlSeconds: number } | undefined, max: number): void {
+  if (counted != null && counted.count > max) throw tooManyRequests(Math.max(1, counted.ttlSeconds), 'router', max)
+}
+
 export default fp(async fastify => {
   const { rateLimit: limits } = fastify.config
   await fastify.register(rateLimit, {
@@ -132,8 +139,10 @@ export default fp(async fastify => {
     authFailures: auth.failures,
     async perClient (scope, ip, max, windowSeconds) {
       if (isRateLimitExempt(ip)) return
-      const counted = await tryCache(fastify.log, async () => await fastify.cache.increment(`${scope}:${rateLimit.normalizeIP(ip, 64)}`, windowSeconds))
-      if (counted != null && counted.count > max) throw tooManyRequests(Math.max(1, counted.ttlSeconds))
+      refuseOver(await tryCache(fastify.log, async () => await fastify.cache.increment(`${scope}:${rateLimit.normalizeIP(ip, 64)}`, windowSeconds)), max)
+    },
+    async perUser (scope, userId, max, windowSeconds) {
+      refuseOver(await fastify.cache.increment(`${scope}:${userId}`, windowSeconds), max)
     }
   })
 }, { name: 'rate-limit', dependencies: ['cache'] })

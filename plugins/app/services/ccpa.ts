@@ -63,4 +63,4 @@ export function createCcpaService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('ccpaService', createCcpaService(fastify))
-}, { name: 'ccpa-service', dependencies: ['ccpa-repository', 'cache', 'db'] })
+}, { name: 'ccpa-service', dependencies: ['ccpa-repository', 'rate-limit', 'db'] })

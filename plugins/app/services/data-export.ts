@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { ServiceBusy, tooManyRequests, UserNotFound } from '../../../lib/errors.js'
+import { ServiceBusy, UserNotFound } from '../../../lib/errors.js'
 import { EXPORT_FORMAT, type ExportMediaRow, type ExportMediaView } from '../../../schemas/gdpr.js'
 import type { Db } from '../../external/db.js'
 import type { AuthUser } from '../auth.js'
@@ -163,8 +163,7 @@ export function createDataExportService (fastify: FastifyInstance) {
       if (running >= maxRunning) throw new ServiceBusy()
       running++
       try {
-        const { count, ttlSeconds } = await fastify.cache.increment(`gdpr-export:${user.id}`, RATE_WINDOW_SECONDS)
-        if (count > EXPORT_LIMITS.perHour) throw tooManyRequests(ttlSeconds)
+        await fastify.rateLimits.perUser('gdpr-export', user.id, EXPORT_LIMITS.perHour, RATE_WINDOW_SECONDS)
       } catch (err) {
         running--
         throw err
@@ -188,5 +187,5 @@ export default fp(async fastify => {
   fastify.addHook('preClose', async () => { service.closeAll() })
 }, {
   name: 'data-export-service',
-  dependencies: ['data-export-repository', 'consent-service', 'user-service', 'push-service', 'storage', 'cache', 'db']
+  dependencies: ['data-export-repository', 'consent-service', 'user-service', 'push-service', 'storage', 'cache', 'rate-limit', 'db']
 })

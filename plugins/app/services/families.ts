@@ -12,7 +12,7 @@ import type { FamilyRole } from '../../../db/schema/index.js'
 import {
   CannotRemoveSelfFromFamily, FamilyManagerRemoval, FamilyMemberLimitReached, FamilyMembershipLimitReached, FamilyMemberNotFound,
   FamilyNotFound, InviteCodeNotFound, isUniqueViolation, LastOwnerCannotLeave, LastOwnerCannotStepDown, NotFamilyManager,
-  NotFamilyOwner, tooManyRequests, validationError
+  NotFamilyOwner, validationError
 } from '../../../lib/errors.js'
 import { normalizeEmail } from '../../../lib/identity.js'
 import {
@@ -175,10 +175,11 @@ export function createFamilyService (fastify: FastifyInstance) {
         // The same invitation again within a day (a double click, a retry) sends nothing more.
         const sentKey = `family-invited:${id}:${email}`
         if (!(await fastify.cache.add(sentKey, 1, 24 * 60 * 60))) return
-        const { count, ttlSeconds } = await fastify.cache.increment(`family-invites:${user.id}`, 24 * 60 * 60)
-        if (count > FAMILY_LIMITS.invitesPerDay) {
+        try {
+          await fastify.rateLimits.perUser('family-invites', user.id, FAMILY_LIMITS.invitesPerDay, 24 * 60 * 60)
+        } catch (err) {
           await fastify.cache.del(sentKey)
-          throw tooManyRequests(ttlSeconds)
+          throw err
         }
         const family = await get(id, user.id, tx)
         const recipient = await users.findForLogin(tx, { email })
@@ -268,4 +269,4 @@ export function createFamilyService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('familyService', createFamilyService(fastify))
-}, { name: 'family-service', dependencies: ['families-repository', 'users-repository', 'plan-service', 'notification-service', 'email-service', 'cache'] })
+}, { name: 'family-service', dependencies: ['families-repository', 'users-repository', 'plan-service', 'notification-service', 'email-service', 'cache', 'rate-limit'] })

@@ -70,4 +70,4 @@ export function createSupportService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('supportService', createSupportService(fastify))
-}, { name: 'support-service', dependencies: ['support-repository', 'cache', 'db'] })
+}, { name: 'support-service', dependencies: ['support-repository', 'rate-limit', 'db'] })

@@ -265,6 +265,8 @@ t.test('sign-in and the hourly limit', async t => {
   t.equal(limited.statusCode, 429)
   const body = json(limited)
   t.equal(body.error, 'Too many requests')
+  t.equal(body.limit, 'router')
+  t.equal(limited.headers['x-ratelimit-limit'], '5')
   t.ok(body.retryAfter > 0 && body.retryAfter <= 3600, `retryAfter ${body.retryAfter}`)
   t.equal(limited.headers['retry-after'], String(body.retryAfter))
   t.equal((await app.inject({ url: URL, headers: bearer(bob) })).statusCode, 200, 'counted per user')

@@ -232,5 +232,7 @@ t.test('family invitations by email', async t => {
   }
   const over = await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(owner), payload: { email: 'f21@example.com' } })
   t.equal(over.statusCode, 429, 'daily cap')
+  t.match(json(over), { error: 'Too many requests', limit: 'router' })
+  t.equal(over.headers['x-ratelimit-limit'], '20')
   t.equal((await app.db`select 1 from email_outbox where kind = 'family-invite'`).length, 20, 'only the allowed ones are written')
 })
