@@ -7,8 +7,6 @@ import type { Db } from './db.js'
 export interface SendOptions {
   /** Attempts after the first (default 5), spaced by JOB_RETRY_DELAY_SECONDS doubling each time. */
   retryLimit?: number
-  /** At most one queued job per key (e.g. one clean-up at a time). */
-  singletonKey?: string
   /** Not before this time (a grace period). */
   startAfter?: Date
 }
@@ -19,7 +17,7 @@ export interface JobInfo { id: string, retryCount: number, final: boolean }
 export interface Queue {
   /** Enqueues a job; with `tx` it commits or rolls back with the caller's transaction. */
   send: (name: string, data: object, tx?: Db, options?: SendOptions) => Promise<void>
-  /** Enqueues many jobs of one name in one statement (fan-out). */
+  /** Enqueues many jobs of one name (a fan-out), pipelined on `tx` when given. */
   sendMany: (name: string, data: object[], tx?: Db, options?: SendOptions) => Promise<void>
   /** Runs `handler` for every job of `name` (one at a time per instance); a throw retries with backoff. */
   work: <T extends object>(name: string, handler: (data: T, job: JobInfo) => Promise<void>) => Promise<void>
@@ -134,23 +132,20 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     if (worker != null) setImmediate(() => instance.notifyWorker(worker))
   }
 
+  async function sendMany (name: string, items: object[], tx?: Db, sendOptions: SendOptions = {}): Promise<void> {
+    if (items.length === 0) return
+    const instance = await started()
+    await ensureQueue(instance, name)
+    // One send per job, pipelined on the transaction's connection. (pg-boss's batch insert hands its rows as JSON
+    // text, which postgres.js would encode a second time.)
+    const options = { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) }
+    await Promise.all(items.map(async data => await instance.send(name, data, options)))
+    wake(instance, name)
+  }
+
   fastify.decorate('queue', {
-    async send (name, data, tx, sendOptions = {}) {
-      const instance = await started()
-      await ensureQueue(instance, name)
-      await instance.send(name, data, { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) })
-      wake(instance, name)
-    },
-    async sendMany (name, items, tx, sendOptions = {}) {
-      if (items.length === 0) return
-      const instance = await started()
-      await ensureQueue(instance, name)
-      // One send per job, pipelined on the transaction's connection. (pg-boss's batch insert hands its rows as JSON
-      // text, which postgres.js would encode a second time.)
-      const options = { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) }
-      await Promise.all(items.map(async data => await instance.send(name, data, options)))
-      wake(instance, name)
-    },
+    send: async (name, data, tx, sendOptions) => { await sendMany(name, [data], tx, sendOptions) },
+    sendMany,
     async schedule (name, cron) {
       if (!fastify.config.jobs.scheduled) return
       schedules.set(name, cron)
