@@ -20,6 +20,8 @@ const EnvSchema = Type.Object({
   CACHE_PREFIX: Type.String({ default: 'rp:' }),
   JWT_SECRET: Type.Optional(Type.String()),
   ADMIN_JWT_SECRET: Type.Optional(Type.String()),
+  /** Key for admins' TOTP secrets at rest; derived from ADMIN_JWT_SECRET when unset (set it to rotate that secret alone). */
+  ADMIN_MFA_KEY: Type.Optional(Type.String({ minLength: 32 })),
   ALLOWED_ORIGINS: Type.Optional(Type.String()),
   // An RFC 6265 token: no separators (=, ;, spaces, quotes) that would corrupt the Set-Cookie header.
   AUTH_COOKIE: Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", default: 'auth_token' }),
@@ -94,6 +96,8 @@ export interface Config {
   cachePrefix: string
   jwtSecret: string
   adminJwtSecret: string
+  /** Encrypts admins' TOTP secrets (lib/secret-box.ts); ADMIN_MFA_KEY, else ADMIN_JWT_SECRET. */
+  adminMfaKey: string
   allowedOrigins: string[]
   /** Name of the web proxy's httpOnly session cookie. */
   authCookie: string
@@ -263,6 +267,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     redisUrl: env.REDIS_URL,
     cachePrefix: env.CACHE_PREFIX,
     ...secrets,
+    adminMfaKey: env.ADMIN_MFA_KEY ?? secrets.adminJwtSecret,
     allowedOrigins,
     authCookie: env.AUTH_COOKIE,
     trustProxy: env.TRUST_PROXY,

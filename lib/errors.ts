@@ -162,3 +162,13 @@ export const DeletionNotCancellable = named('DELETION_NOT_CANCELLABLE', 409, 'Th
 
 // Support (/api/support)
 export const SupportTicketNotFound = named('SUPPORT_TICKET_NOT_FOUND', 404, 'Support ticket not found')
+
+// Admin API (/api/admin)
+export const AdminAuthRequired = named('ADMIN_AUTH_REQUIRED', 401, 'Admin authentication required')
+export const InvalidAdminToken = named('INVALID_ADMIN_TOKEN', 401, 'Invalid or expired admin session')
+export const InvalidMfaCode = named('INVALID_MFA_CODE', 401, 'Invalid authentication code')
+export const MfaAlreadyEnabled = named('MFA_ALREADY_ENABLED', 409, 'Multi-factor authentication is already enabled')
+export const MfaNotEnabled = named('MFA_NOT_ENABLED', 409, 'Multi-factor authentication is not enabled')
+export const MfaSetupMissing = named('MFA_SETUP_MISSING', 409, 'Start with POST /api/admin/auth/mfa/setup')
+export const AdminSessionNotFound = named('ADMIN_SESSION_NOT_FOUND', 404, 'Session not found')
+export const DuplicateAdmin = named('DUPLICATE_ADMIN', 409, 'An admin with this email or username already exists')

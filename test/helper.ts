@@ -86,6 +86,7 @@ export * from './helpers/users.js'
 export * from './helpers/recipes.js'
 export * from './helpers/social.js'
 export * from './helpers/images.js'
+export * from './helpers/admins.js'
 
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
-import { createdAt, id, updatedAt } from './columns.js'
+import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 import { users } from './users.js'
 
 export const RECIPE_TYPES = ['food', 'drink'] as const
@@ -25,6 +25,9 @@ export const recipes = pgTable('recipes', {
   visibility: text('visibility').$type<typeof VISIBILITIES[number]>().notNull().default('public'),
   published: boolean('published').notNull().default(true),
   moderationStatus: text('moderation_status').$type<typeof MODERATION_STATUSES[number]>().notNull().default('approved'),
+  /** The moderator's note on the last moderation decision (shown to admins only). */
+  moderationNote: text('moderation_note'),
+  moderatedAt: timestamptz('moderated_at'),
   cuisine: text('cuisine'),
   prepTime: integer('prep_time'),
   cookTime: integer('cook_time'),
@@ -52,6 +55,8 @@ export const recipes = pgTable('recipes', {
   index('recipes_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`).with({ gin_pending_list_limit: 256 }),
   index('recipes_ingredients_trgm_idx').using('gin', t.ingredientsText.op('gin_trgm_ops')).with({ gin_pending_list_limit: 256 }),
   index('recipes_author_created_idx').on(t.authorId, t.createdAt, t.id),
+  // The moderation queue (admin recipe list by status); approved recipes, the bulk, are not in it.
+  index('recipes_moderation_idx').on(t.moderationStatus, t.createdAt, t.id).where(sql`${t.moderationStatus} <> 'approved'`),
   // The public listing: published, listed moderation status, public visibility.
   index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
   index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),

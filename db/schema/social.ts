@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
+import { adminUsers } from './admin.js'
 import { recipes } from './recipes.js'
 import { users } from './users.js'
 
@@ -95,9 +96,15 @@ export const reports = pgTable('reports', {
   reason: text('reason').notNull(),
   details: text('details'),
   status: text('status').$type<typeof REPORT_STATUSES[number]>().notNull().default('pending'),
+  /** What the reviewing admin found or did (free text), and the action taken on the target, if any. */
+  resolution: text('resolution'),
+  action: text('action'),
+  reviewedBy: text('reviewed_by').references(() => adminUsers.id, { onDelete: 'set null' }),
+  reviewedAt: timestamptz('reviewed_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, t => [
+  index('reports_reporter_idx').on(t.reporterId),
   // One open report per reporter and target.
   uniqueIndex('reports_open_key').on(t.reporterId, t.type, t.targetId).where(sql`${t.status} <> 'resolved'`),
   index('reports_status_idx').on(t.status, t.createdAt)

@@ -36,8 +36,8 @@ export interface AuthUser { id: string, email: string, username: string }
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     user: AuthUser | null
-    /** Admin tokens (config.adminJwtSecret) will be the 'admin' namespace: add it here when it is registered. */
-    namespaces: 'user'
+    /** User tokens here; admin tokens (ADMIN_JWT_SECRET) are the 'admin' namespace of plugins/app/admin-auth.ts. */
+    namespaces: 'user' | 'admin'
   }
 }
 

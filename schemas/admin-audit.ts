@@ -1,0 +1,32 @@
+// The admin audit log's shapes.
+import { Type } from 'typebox'
+import { DateTime, Id, Nullable, Pagination, PaginationQuery, ref } from './common.js'
+
+export const AuditLogQuery = Type.Object({
+  ...PaginationQuery.properties,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  adminId: Type.Optional(Id),
+  action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'operationId of the route, e.g. admin.users.ban' })),
+  method: Type.Optional(Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')])),
+  status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Entries at or after this instant' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Entries before this instant' }))
+})
+
+export const AuditLogEntry = Type.Object({
+  id: Id,
+  adminId: Nullable(Id, { description: 'null when no admin was signed in (failed sign-ins, refused tokens)' }),
+  action: Type.String(),
+  method: Type.String(),
+  path: Type.String(),
+  body: Type.Unknown({ description: 'The request body with password, code, token and secret fields redacted' }),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  status: Type.Integer(),
+  createdAt: DateTime
+})
+
+export const AuditLogList = Type.Object({
+  auditLogs: Type.Array(AuditLogEntry),
+  pagination: ref(Pagination)
+}, { description: 'Entries, newest first' })

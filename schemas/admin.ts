@@ -1,0 +1,84 @@
+// The admin API's own accounts: sign-in, MFA, sessions and other admins. (Moderation, analytics, backups and the
+// rest have their shapes in schemas/admin-*.ts.)
+import { Type, type Static } from 'typebox'
+import { DateTime, Id, Nullable, ref } from './common.js'
+
+export const AdminSessionParams = Type.Object({ sessionId: Id })
+
+export const Admin = Type.Object({
+  id: Id,
+  email: Type.String(),
+  username: Type.String(),
+  active: Type.Boolean(),
+  mfaEnabled: Type.Boolean(),
+  lastLoginAt: Nullable(DateTime),
+  createdAt: DateTime
+}, { $id: 'Admin', description: 'An admin account (never its password or MFA secret)' })
+export type AdminOut = Static<typeof Admin>
+
+const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Six-digit code from the authenticator app' })
+const BackupCode = Type.String({ minLength: 1, maxLength: 32, description: 'One of the backup codes shown when MFA was enabled' })
+
+export const AdminLoginBody = Type.Object({
+  identifier: Type.String({ minLength: 1, maxLength: 254, description: 'Email (any case) or username (exact case)' }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+  totpCode: Type.Optional(TotpCode),
+  backupCode: Type.Optional(BackupCode)
+})
+export type AdminLoginInput = Static<typeof AdminLoginBody>
+
+export const AdminLoginResponse = Type.Union([
+  Type.Object({ mfaRequired: Type.Literal(true) }, { description: 'Password right; send it again with totpCode or backupCode' }),
+  Type.Object({
+    token: Type.String({ description: 'Admin Bearer token, bound to a session: 8 h at most, ends after 30 min unused' }),
+    expiresAt: DateTime,
+    admin: ref(Admin)
+  }, { description: 'Signed in' })
+])
+export type AdminLoginResult = Static<typeof AdminLoginResponse>
+
+export const AdminMe = Type.Object({
+  ...Admin.properties,
+  backupCodesLeft: Type.Integer({ minimum: 0, description: 'Unused MFA backup codes' })
+}, { description: 'The signed-in admin' })
+
+export const AdminChangePasswordBody = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
+  newPassword: Type.String({ minLength: 12, maxLength: 200, description: 'At least 12 characters (at most 72 bytes)' })
+})
+
+export const AdminSession = Type.Object({
+  id: Id,
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  createdAt: DateTime,
+  lastSeenAt: DateTime,
+  expiresAt: DateTime,
+  current: Type.Boolean({ description: 'The session of the token making this request' })
+})
+export const AdminSessionList = Type.Object({ sessions: Type.Array(AdminSession) }, { description: 'Your live sessions, newest first' })
+
+export const MfaSetupResponse = Type.Object({
+  secret: Type.String({ description: 'Base32 TOTP secret, for manual entry' }),
+  otpauthUrl: Type.String({ description: 'otpauth:// URI for a QR code' })
+}, { description: 'A pending secret: confirm it with mfa/enable' })
+export const MfaCodeBody = Type.Object({ code: TotpCode })
+export const MfaEnableResponse = Type.Object({
+  backupCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10, description: 'Single-use codes, shown only now' })
+}, { description: 'MFA is on' })
+export const MfaDisableBody = Type.Object({
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+  code: Type.String({ minLength: 1, maxLength: 32, description: 'A current TOTP code or an unused backup code' })
+})
+
+export const AdminCreateBody = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }),
+  username: Type.String({ minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9_.-]+$' }),
+  password: Type.String({ minLength: 12, maxLength: 200, description: 'At least 12 characters (at most 72 bytes)' })
+})
+export type AdminCreateInput = Static<typeof AdminCreateBody>
+
+export const AdminTestResponse = Type.Object({
+  message: Type.String(),
+  admin: Id
+}, { description: 'The admin token works' })
