@@ -46,6 +46,22 @@ function isAlive (pid: number): boolean {
   }
 }
 
+/**
+ * The URL of the embedded PostgreSQL a running server already started in `dataDir`, or null when none is running
+ * (command-line tools use it instead of starting a second postmaster, which would stop the server's).
+ */
+export async function runningEmbeddedUrl (dataDir: string, database = 'recipes'): Promise<string | null> {
+  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid')
+  if (!existsSync(pidFile)) return null
+  // postmaster.pid: pid, data directory, start time, port, ...
+  const [pidLine, , , portLine] = (await readFile(pidFile, 'utf8')).split('\n')
+  const pid = Number.parseInt(pidLine, 10)
+  const port = Number.parseInt(portLine, 10)
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !Number.isInteger(port)) return null
+  const password = await devSecret(dataDir, 'postgresPassword', () => randomBytes(24).toString('base64url'))
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+}
+
 /** A previous run that died without stopping PostgreSQL leaves its postmaster running or its pid file behind. */
 async function clearStalePostmaster (dir: string, log: Logger): Promise<void> {
   const pidFile = path.join(dir, 'postmaster.pid')

@@ -39,7 +39,7 @@ CREATE TABLE "admin_users" (
 	"active" boolean DEFAULT true NOT NULL,
 	"mfa_secret" text,
 	"mfa_pending_secret" text,
-	"mfa_last_step" bigint,
+	"mfa_last_step" integer,
 	"failed_login_attempts" integer DEFAULT 0 NOT NULL,
 	"locked_at" timestamp with time zone,
 	"last_login_at" timestamp with time zone,

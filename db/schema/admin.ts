@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 
 /** Operators of the admin API: a table of their own, never a flag on `users`. */
@@ -14,8 +14,8 @@ export const adminUsers = pgTable('admin_users', {
   mfaSecret: text('mfa_secret'),
   /** A secret from `mfa/setup` waiting for its first code (`mfa/enable`); encrypted the same way. */
   mfaPendingSecret: text('mfa_pending_secret'),
-  /** The last TOTP time step accepted: a code is never accepted twice (the update that moves it is the check). */
-  mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
+  /** The last TOTP time step accepted (unix time / 30: an integer until the year 4010): a code is never accepted twice (the update that moves it is the check). */
+  mfaLastStep: integer('mfa_last_step'),
   failedLoginAttempts: integer('failed_login_attempts').notNull().default(0),
   lockedAt: timestamptz('locked_at'),
   lastLoginAt: timestamptz('last_login_at'),

@@ -57,9 +57,9 @@ export function createAdminAuthService (fastify: FastifyInstance) {
   const hashBackupCode = (adminId: string, code: string) =>
     createHmac('sha256', backupKey).update(`${adminId}:${normalizeBackupCode(code)}`).digest('base64url')
 
-  function checkNewPassword (password: string): void {
-    if (password.length < MIN_ADMIN_PASSWORD) throw validationError([`newPassword: must be at least ${MIN_ADMIN_PASSWORD} characters`])
-    if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw validationError([`newPassword: must be at most ${MAX_PASSWORD_BYTES} bytes`])
+  function checkNewPassword (password: string, field = 'password'): void {
+    if (password.length < MIN_ADMIN_PASSWORD) throw validationError([`${field}: must be at least ${MIN_ADMIN_PASSWORD} characters`])
+    if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw validationError([`${field}: must be at most ${MAX_PASSWORD_BYTES} bytes`])
   }
 
   /** Counts a password attempt before comparing (423 while locked, nothing compared), as user sign-in does. */
@@ -140,7 +140,7 @@ export function createAdminAuthService (fastify: FastifyInstance) {
 
     /** Changes the password (12+ characters) and ends every other session of the admin. */
     async changePassword (admin: AdminPrincipal, currentPassword: string, newPassword: string): Promise<void> {
-      checkNewPassword(newPassword)
+      checkNewPassword(newPassword, 'newPassword')
       const row = await credentials(admin.id)
       await reserveAttempt(admin.id)
       if (!(await passwords.verify(currentPassword, row.password))) throw new WrongCurrentPassword()

@@ -1,0 +1,168 @@
+// TOTP MFA for admins: set-up and enabling, the two-step sign-in, a code accepted once (sequential and concurrent),
+// backup codes single use, disabling, wrong codes against the lockout and the guess limit, the secret sealed at rest.
+import { generate } from 'otplib'
+import t from 'tap'
+import { adminBearer, build, createAdmin, json, type TestAdmin } from '../../../helper.js'
+
+type App = Awaited<ReturnType<typeof build>>
+
+const post = async (app: App, admin: { token: string }, url: string, payload?: Record<string, unknown>) =>
+  await app.inject({ method: 'POST', url: `/api/admin/auth/${url}`, headers: adminBearer(admin), payload })
+const login = async (app: App, payload: Record<string, unknown>) =>
+  await app.inject({ method: 'POST', url: '/api/admin/auth/login', payload })
+
+/** The code of the time step `offset` steps after the last one the admin used (or after now). */
+async function codeAfterLastStep (app: App, admin: { id: string }, secret: string, offset = 1): Promise<string> {
+  const [row] = await app.db`select mfa_last_step from admin_users where id = ${admin.id}`
+  const step = Number(row.mfaLastStep ?? Math.floor(Date.now() / 30_000))
+  return await generate({ secret, epoch: (step + offset) * 30 })
+}
+
+/** An admin with MFA on: the secret and the backup codes. */
+async function withMfa (app: App): Promise<{ admin: TestAdmin, secret: string, backupCodes: string[] }> {
+  const admin = await createAdmin(app)
+  const setup = json(await post(app, admin, 'mfa/setup'))
+  const enabled = await post(app, admin, 'mfa/enable', { code: await generate({ secret: setup.secret }) })
+  if (enabled.statusCode !== 200) throw new Error(`enable failed: ${enabled.body}`)
+  return { admin, secret: setup.secret, backupCodes: json(enabled).backupCodes }
+}
+
+t.test('set-up gives a pending secret; a wrong code does not enable it; the right one answers 10 backup codes once', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const setup = await post(app, admin, 'mfa/setup')
+  t.equal(setup.statusCode, 200)
+  const { secret, otpauthUrl } = json(setup)
+  t.match(secret, /^[A-Z2-7]{16,}$/)
+  const uri = new URL(otpauthUrl)
+  t.equal(uri.protocol, 'otpauth:')
+  t.equal(uri.searchParams.get('secret'), secret)
+  t.equal(uri.searchParams.get('issuer'), 'Recipe Platform Admin')
+
+  t.equal((await post(app, admin, 'mfa/enable', { code: '000000' === await generate({ secret }) ? '111111' : '000000' })).statusCode, 401)
+  t.equal(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })).mfaEnabled, false, 'still off')
+  t.equal((await post(app, admin, 'mfa/enable', { code: '12345' })).statusCode, 400, 'a code is six digits')
+
+  const enabled = await post(app, admin, 'mfa/enable', { code: await generate({ secret }) })
+  t.equal(enabled.statusCode, 200)
+  const { backupCodes } = json(enabled)
+  t.equal(backupCodes.length, 10)
+  t.equal(new Set(backupCodes).size, 10)
+  for (const code of backupCodes) t.match(code, /^[a-z2-9]{5}-[a-z2-9]{5}$/)
+  t.match(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })), { mfaEnabled: true, backupCodesLeft: 10 })
+
+  t.equal((await post(app, admin, 'mfa/setup')).statusCode, 409, 'set-up again while enabled: 409')
+  t.equal((await post(app, admin, 'mfa/enable', { code: await generate({ secret }) })).statusCode, 409)
+
+  const [row] = await app.db`select mfa_secret, mfa_pending_secret from admin_users where id = ${admin.id}`
+  t.equal(row.mfaPendingSecret, null)
+  t.notOk(row.mfaSecret.includes(secret), 'the secret is not stored in the clear')
+  t.match(row.mfaSecret, /^v1\./)
+  const hashes = await app.db`select code_hash from admin_backup_codes where admin_id = ${admin.id}`
+  t.equal(hashes.length, 10)
+  t.notOk(hashes.some(h => backupCodes.some((c: string) => h.codeHash.includes(c.replace('-', '')))), 'backup codes are stored hashed')
+})
+
+t.test('enabling needs set-up first', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const res = await post(app, admin, 'mfa/enable', { code: '123456' })
+  t.equal(res.statusCode, 409)
+  t.equal(json(res).error, 'Start with POST /api/admin/auth/mfa/setup')
+})
+
+t.test('with MFA on, the password alone answers { mfaRequired: true } and nothing else, without counting as a failure', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  for (let i = 0; i < 6; i++) {
+    const res = await login(app, { identifier: admin.username, password: admin.password })
+    t.equal(res.statusCode, 200)
+    t.same(json(res), { mfaRequired: true })
+  }
+  t.equal((await login(app, { identifier: admin.username, password: 'wrong password!', totpCode: '123456' })).statusCode, 401,
+    'a wrong password with a code is a plain failure')
+  const res = await login(app, { identifier: admin.username, password: admin.password, totpCode: await codeAfterLastStep(app, admin, secret) })
+  t.equal(res.statusCode, 200, 'six password-only answers did not lock the account')
+  t.type(json(res).token, 'string')
+  t.equal((await app.inject({ method: 'GET', url: '/api/admin/test', headers: { authorization: `Bearer ${json(res).token}` } })).statusCode, 200)
+})
+
+t.test('a TOTP code is accepted once: a replay, an older code and a far-off code are refused', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  const next = await codeAfterLastStep(app, admin, secret)
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: next })).statusCode, 200)
+  const replay = await login(app, { identifier: admin.username, password: admin.password, totpCode: next })
+  t.equal(replay.statusCode, 401)
+  t.equal(json(replay).error, 'Invalid authentication code')
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: await codeAfterLastStep(app, admin, secret, 0) })).statusCode, 401,
+    'the code of a step already used')
+  const farOff = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 5 * 60 })
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: farOff })).statusCode, 401, 'five minutes ahead is outside one step of drift')
+})
+
+t.test('two simultaneous sign-ins with the same code: at most one succeeds', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  const code = await codeAfterLastStep(app, admin, secret)
+  const answers = await Promise.all([1, 2, 3].map(async () =>
+    (await login(app, { identifier: admin.email, password: admin.password, totpCode: code })).statusCode))
+  t.same(answers.sort(), [200, 401, 401])
+})
+
+t.test('backup codes: any case and spacing, each once, also under concurrency; the count goes down', async t => {
+  const app = await build(t)
+  const { admin, backupCodes } = await withMfa(app)
+  const first = await login(app, { identifier: admin.username, password: admin.password, backupCode: ` ${backupCodes[0].toUpperCase()} ` })
+  t.equal(first.statusCode, 200)
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, backupCode: backupCodes[0] })).statusCode, 401, 'used once')
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, backupCode: 'aaaaa-bbbbb' })).statusCode, 401)
+
+  const answers = await Promise.all([1, 2, 3].map(async () =>
+    (await login(app, { identifier: admin.username, password: admin.password, backupCode: backupCodes[1] })).statusCode))
+  t.same(answers.sort(), [200, 401, 401], 'one of three simultaneous uses succeeds')
+  const me = json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: { authorization: `Bearer ${json(first).token}` } }))
+  t.equal(me.backupCodesLeft, 8)
+})
+
+t.test('wrong codes count against the account: five lock it', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  const right = await codeAfterLastStep(app, admin, secret)
+  const wrong = right === '000000' ? '000001' : '000000'
+  for (let i = 0; i < 5; i++) t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: wrong })).statusCode, 401)
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: right })).statusCode, 423)
+})
+
+t.test('disabling needs the password and a current code; afterwards the password alone signs in', async t => {
+  const app = await build(t)
+  const { admin, secret, backupCodes } = await withMfa(app)
+  const disable = async (payload: Record<string, unknown>) => await post(app, admin, 'mfa/disable', payload)
+  t.equal((await disable({ password: 'wrong password', code: backupCodes[0] })).statusCode, 400, 'wrong password')
+  t.equal((await disable({ password: admin.password, code: '000000' === await codeAfterLastStep(app, admin, secret) ? '111111' : '000000' })).statusCode, 401, 'wrong code')
+  t.equal((await disable({ password: admin.password, code: backupCodes[2] })).statusCode, 200, 'a backup code will do')
+  t.equal((await disable({ password: admin.password, code: backupCodes[3] })).statusCode, 409, 'already off')
+  t.equal((await app.db`select count(*)::int as n from admin_backup_codes where admin_id = ${admin.id}`)[0].n, 0, 'the backup codes are gone')
+  const res = await login(app, { identifier: admin.username, password: admin.password })
+  t.type(json(res).token, 'string')
+})
+
+t.test('disabling with a TOTP code', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  const res = await post(app, admin, 'mfa/disable', { password: admin.password, code: await codeAfterLastStep(app, admin, secret) })
+  t.equal(res.statusCode, 200)
+  t.equal(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })).mfaEnabled, false)
+})
+
+t.test('code guesses on mfa/enable are limited per admin (10 per 15 minutes)', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const { secret } = json(await post(app, admin, 'mfa/setup'))
+  const right = await generate({ secret })
+  const wrong = right === '000000' ? '000001' : '000000'
+  for (let i = 0; i < 10; i++) t.equal((await post(app, admin, 'mfa/enable', { code: wrong })).statusCode, 401)
+  const limited = await post(app, admin, 'mfa/enable', { code: right })
+  t.equal(limited.statusCode, 429)
+  t.equal(json(limited).limit, 'router')
+})
