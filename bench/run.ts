@@ -22,7 +22,7 @@ import {
   type CeilingRecord, type Results, type Round, type ScenarioRecord
 } from './report.js'
 import { CEILING_LABELS, ceilingLoads, scenarios, type CeilingName, type Runtime } from './scenarios.js'
-import { BENCH_PASSWORD, READER_ID, STORM_USERS, fanUsername, stormId, stormUsername } from './seed.js'
+import { ADMIN_ID, ADMIN_USERNAME, BENCH_PASSWORD, READER_ID, STORM_USERS, fanUsername, stormId, stormUsername } from './seed.js'
 import { REPO, freePort, startChild, type Child, type ProbeReport } from './servers.js'
 
 const THROUGHPUT_CONNECTIONS = 50
@@ -31,7 +31,9 @@ const LATENCY_CONNECTIONS = 10
 const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
-  'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config']
+  'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config',
+  'admin-analytics']
+const ADMIN_SCENARIOS = ['admin-analytics']
 const MEDIA_SCENARIOS = ['media-file', 'media-upload']
 const HOUSEHOLD_SCENARIOS = ['mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan']
 /** What a scenario's consistency check found wrong, for the problems of an invalid run. */
@@ -148,6 +150,24 @@ async function login (base: string, identifier: string): Promise<string> {
   return body.token
 }
 
+/** The bench admin's token, from the service's admin sign-in (no MFA). */
+async function adminLogin (base: string): Promise<string> {
+  const response = await fetch(`${base}/api/admin/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: ADMIN_USERNAME, password: BENCH_PASSWORD })
+  })
+  const body = await response.json().catch(() => null) as { token?: unknown } | null
+  if (!response.ok || typeof body?.token !== 'string') throw new Error(`admin login as ${ADMIN_USERNAME}: ${response.status} ${JSON.stringify(body)}`)
+  return body.token
+}
+
+/** Every admin request writes an audit entry and keeps a session: the bench admin's are removed before and after a run. */
+async function removeAdminTrail (sql: postgres.Sql): Promise<void> {
+  await sql`delete from admin_audit_logs where admin_id = ${ADMIN_ID}`
+  await sql`delete from admin_sessions where admin_id = ${ADMIN_ID}`
+}
+
 async function tokensFor (base: string, usernames: string[]): Promise<string[]> {
   const tokens: string[] = []
   for (let i = 0; i < usernames.length; i += 4) tokens.push(...await Promise.all(usernames.slice(i, i + 4).map(async u => await login(base, u))))
@@ -219,6 +239,7 @@ async function main (): Promise<number> {
     if (names.length === 0) throw new Error('BENCH_ONLY selected no scenario for this dataset')
     const withMedia = names.some(name => MEDIA_SCENARIOS.includes(name))
     const withHousehold = names.some(name => HOUSEHOLD_SCENARIOS.includes(name))
+    const withAdmin = names.some(name => ADMIN_SCENARIOS.includes(name))
     console.log(`starting the service (dist/server.js, production), a bare hello server, a bare PostgreSQL server${withMedia ? ' and a bare file/sharp server' : ''}; logs in ${work}`)
     servers = await startServers(dataset, work, withMedia)
     phase('servers ready')
@@ -230,6 +251,7 @@ async function main (): Promise<number> {
     await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
     // And an earlier run's household rows (one that stopped before its clean-up).
     await removeHousehold(sql, stormIds)
+    if (withAdmin) await removeAdminTrail(sql)
 
     const writes = names.includes('like-storm') || names.includes('mixed') || names.includes('media-upload') || names.includes('grocery-from-plan')
     const runtime: Runtime = {
@@ -237,9 +259,10 @@ async function main (): Promise<number> {
       readerToken: (await tokensFor(service.base, ['reader']))[0],
       stormTokens: writes ? await tokensFor(service.base, Array.from({ length: STORM_USERS }, (_, i) => stormUsername(i))) : [],
       loginUsers: Array.from({ length: Math.min(dataset.shape.fans, 2000) }, (_, i) => fanUsername(i)),
-      password: BENCH_PASSWORD
+      password: BENCH_PASSWORD,
+      adminToken: withAdmin ? await adminLogin(service.base) : undefined
     }
-    phase(`signed in through the service as the reader${writes ? ` and ${STORM_USERS} storm users` : ''}`)
+    phase(`signed in through the service as the reader${writes ? ` and ${STORM_USERS} storm users` : ''}${withAdmin ? ' and the bench admin' : ''}`)
     if (withMedia) {
       const [file, jpegs] = await Promise.all([uploadBenchFile(service.base, runtime.readerToken), distinctJpegs()])
       runtime.media = { file, jpeg: jpegs.nth }
@@ -376,6 +399,10 @@ async function main (): Promise<number> {
     // The dataset as seeded: the reader's file and any upload are gone with this run's temporary folder.
     if (withMedia) await removeMedia(sql, uploadsDir(work), [READER_ID, ...stormIds])
     if (withHousehold) await removeHousehold(sql, stormIds)
+    if (withAdmin) {
+      await databaseIdle(sql, new URL(dataset.url).pathname.slice(1))
+      await removeAdminTrail(sql)
+    }
     const summary = summarize(records, ceilings)
     const problems: string[] = []
     for (const s of summary) {

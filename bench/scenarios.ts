@@ -42,6 +42,8 @@ export interface Runtime {
   media?: { file: StoredFile, jpeg: (n: number) => Buffer }
   /** Set when a household scenario runs: the reader's week (bench/households.ts). */
   household?: Household
+  /** Set when an admin scenario runs: the bench admin's token (POST /api/admin/auth/login). */
+  adminToken?: string
 }
 
 /**
@@ -84,6 +86,23 @@ export function hotIds (shape: Shape, count = 20): string[] {
 }
 
 const expectedRare = 10
+
+/**
+ * The analytics report: null, or what is wrong. Checks what the bench never changes (recipes, users), the shapes, and
+ * that the top list is the most liked listed recipes in order; like counts move with the write scenarios, so the
+ * totals of likes are not compared (the report may be up to 60 s old).
+ */
+export function analyticsProblem (body: Body, shape: Shape): string | null {
+  const users = AUTHORS + 1 + shape.fans + STORM_USERS
+  if (body?.totals?.recipes !== shape.recipes) return `totals.recipes ${body?.totals?.recipes}, expected ${shape.recipes}`
+  if (body.totals.users !== users) return `totals.users ${body.totals.users}, expected ${users}`
+  if (!Array.isArray(body.daily) || body.daily.length !== 30) return `daily has ${body.daily?.length} days`
+  const top = body.topRecipes
+  if (!Array.isArray(top) || top.length !== 10) return `topRecipes has ${top?.length} recipes`
+  if (!top.every((r: Body) => /^r[0-9]+$/.test(r.id) && isListed(Number(r.id.slice(1))))) return 'a top recipe that is not listed'
+  if (top.some((r: Body, i: number) => i > 0 && r.likeCount > top[i - 1].likeCount)) return 'topRecipes not by likes'
+  return typeof body.generatedAt === 'string' && typeof body.usage?.thisMonth?.period === 'string' ? null : 'no generatedAt or usage'
+}
 
 /** GET /api/nutrition/recipes/:id, anonymous, of the same 1,000 recipes in turn as `detail`. */
 function nutritionStep (shape: Shape): Step {
@@ -404,6 +423,16 @@ export function scenarios (runtime: Runtime): Scenario[] {
           }
         ]),
     ...(runtime.household == null ? [] : householdScenarios(runtime, runtime.household)),
+    ...(runtime.adminToken == null
+      ? []
+      : [{
+          name: 'admin-analytics',
+          label: 'admin analytics report, GET /api/admin/analytics (bench admin; computed once a minute, cached between)',
+          load: [{ path: '/api/admin/analytics', headers: bearer(runtime.adminToken), check: (body: Body) => analyticsProblem(body, shape) }],
+          ceiling: 'pk' as const,
+          throughput: true,
+          latency: true
+        }]),
     {
       name: 'nutrition-recipe',
       label: 'recipe nutrition, GET /api/nutrition/recipes/:id, anonymous (1,000 recipes in turn)',

@@ -4,7 +4,8 @@
 //
 // Shape: 500 authors write every recipe; `reader` follows all 500; `fans` rate, like, bookmark (their Saved Recipes
 // collection too), comment and follow authors; `storm` users have no seeded activity (the like storm and the mixed
-// load toggle their likes, and clean up after). Every user's password is BENCH_PASSWORD (one cost-12 bcrypt hash).
+// load toggle their likes, and clean up after). Every user's password is BENCH_PASSWORD (one cost-12 bcrypt hash), and
+// so is the bench admin's (ADMIN_USERNAME, an admin_users row: the admin scenarios sign in with it).
 // Titles are "<adjective> <main> <dish>": "chicken" is the main of 1 in 12 titles, and "chicken stock" is an
 // ingredient of about 1 in 20 other recipes (they match "chicken" only in ingredients). RARE_TERM is in exactly 10
 // titles, ZERO_TERM in none. 1 in 50 recipes is private, 1 in 50 a draft, 1 in 50 friends-only, 1 in 100 pending
@@ -17,6 +18,8 @@ export const ZERO_TERM = 'xylophone'
 export const AUTHORS = 500
 export const STORM_USERS = 50
 export const READER_ID = 'reader'
+export const ADMIN_ID = 'bench-admin'
+export const ADMIN_USERNAME = 'benchadmin'
 
 export interface Shape {
   recipes: number
@@ -82,6 +85,8 @@ export function seedStatements (shape: Shape): string[] {
       values ('${READER_ID}', 'reader@bench.example', 'reader', 'reader', $1, 'Reader', true, ${T0} - interval '30 days', ${T0} - interval '30 days')`,
     users('u', 'fan', shape.fans, 'Fan'),
     users('s', 'storm', STORM_USERS, 'Storm'),
+    `insert into admin_users (id, email, username, password, created_at, updated_at)
+      values ('${ADMIN_ID}', 'admin@bench.example', '${ADMIN_USERNAME}', $1, ${T0} - interval '30 days', ${T0} - interval '30 days')`,
 
     `insert into recipes (id, author_id, slug, title, description, type, difficulty, visibility, published, moderation_status,
         cuisine, prep_time, cook_time, total_time, servings, ingredients, instructions, ingredients_text, created_at, updated_at)

@@ -172,3 +172,21 @@ export const MfaNotEnabled = named('MFA_NOT_ENABLED', 409, 'Multi-factor authent
 export const MfaSetupMissing = named('MFA_SETUP_MISSING', 409, 'Start with POST /api/admin/auth/mfa/setup')
 export const AdminSessionNotFound = named('ADMIN_SESSION_NOT_FOUND', 404, 'Session not found')
 export const DuplicateAdmin = named('DUPLICATE_ADMIN', 409, 'An admin with this email or username already exists')
+
+// Admin: database backups
+export const InvalidBackupName = named('INVALID_BACKUP_NAME', 400, 'Invalid backup file name')
+export const BackupNotFound = named('BACKUP_NOT_FOUND', 404, 'Backup not found')
+export const BackupInProgress = named('BACKUP_IN_PROGRESS', 409, 'Another backup is being written; try again when it has finished')
+
+// Admin: users, recipes, reports
+export const UnknownPlan = named('UNKNOWN_PLAN', 400, 'Unknown plan: use the id of an existing plan')
+export const ReportActionNotApplicable = named('REPORT_ACTION_NOT_APPLICABLE', 400, 'This action does not apply to the reported item')
+export const ReportNotFound = named('REPORT_NOT_FOUND', 404, 'Report not found')
+export const ReportReopenConflict = named('REPORT_REOPEN_CONFLICT', 409, 'The reporter has filed another open report on this item since: review that one instead')
+
+// Admin: feature flags and plans
+export const FeatureFlagNotFound = named('FEATURE_FLAG_NOT_FOUND', 404, 'Feature flag not found')
+export const PlanNotFound = named('PLAN_NOT_FOUND', 404, 'Plan not found')
+export const DuplicatePlan = named('DUPLICATE_PLAN', 409, 'A plan with this id already exists')
+export const PlanInUse = named('PLAN_IN_USE', 409, 'Users are on this plan: move them to another plan first, or deactivate it instead')
+export const FreePlanRequired = named('FREE_PLAN_REQUIRED', 409, 'The free plan cannot be deleted or deactivated')

@@ -1,4 +1,4 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core'
 import { createdAt, id, timestamptz, updatedAt } from './columns.js'
 import { users } from './users.js'
 
@@ -40,7 +40,11 @@ export const usage = pgTable('usage', {
   kind: text('kind').$type<'aiGenerations' | 'imports'>().notNull(),
   period: text('period').notNull(),
   count: integer('count').notNull().default(0)
-}, t => [primaryKey({ columns: [t.userId, t.kind, t.period] })])
+}, t => [
+  primaryKey({ columns: [t.userId, t.kind, t.period] }),
+  // Usage per month across users (admin analytics).
+  index('usage_period_kind_idx').on(t.period, t.kind)
+])
 
 export const featureFlags = pgTable('feature_flags', {
   key: text('key').primaryKey(),

@@ -78,6 +78,9 @@ export const comments = pgTable('comments', {
 }, t => [
   index('comments_recipe_created_idx').on(t.recipeId, t.createdAt),
   index('comments_parent_idx').on(t.parentId),
+  // An author's comments (admin user detail, data export, account erasure).
+  index('comments_user_idx').on(t.userId),
+  index('comments_created_brin_idx').using('brin', t.createdAt),
   index('comments_root_created_idx').on(t.rootId, t.createdAt, t.id),
   // Top-level comments of a recipe, in page order.
   index('comments_recipe_top_idx').on(t.recipeId, t.createdAt, t.id).where(sql`${t.parentId} is null`),
@@ -105,6 +108,7 @@ export const reports = pgTable('reports', {
   updatedAt: updatedAt()
 }, t => [
   index('reports_reporter_idx').on(t.reporterId),
+  index('reports_target_idx').on(t.targetId, t.type),
   // One open report per reporter and target.
   uniqueIndex('reports_open_key').on(t.reporterId, t.type, t.targetId).where(sql`${t.status} <> 'resolved'`),
   index('reports_status_idx').on(t.status, t.createdAt)

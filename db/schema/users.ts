@@ -44,6 +44,8 @@ export const users = pgTable('users', {
   uniqueIndex('users_oauth_key').on(t.oauthProvider, t.oauthId).where(sql`${t.oauthProvider} is not null`),
   index('users_username_trgm_idx').using('gin', t.usernameKey.op('gin_trgm_ops')),
   index('users_updated_at_idx').on(t.updatedAt),
+  // The admin user list, newest first.
+  index('users_created_at_idx').on(t.createdAt, t.id),
   // The few hidden (deactivated or banned) users: follower counts subtract their edges from an index-only count.
   index('users_hidden_idx').on(t.id).where(sql`not ${t.active} or ${t.bannedAt} is not null`)
 ])
@@ -56,6 +58,7 @@ export const follows = pgTable('follows', {
   primaryKey({ columns: [t.followerId, t.followingId] }),
   index('follows_following_idx').on(t.followingId, t.createdAt),
   index('follows_follower_created_idx').on(t.followerId, t.createdAt),
+  index('follows_created_brin_idx').using('brin', t.createdAt),
   check('follows_not_self', sql`${t.followerId} <> ${t.followingId}`)
 ])
 

@@ -4,6 +4,7 @@ import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { adminSessions, adminUsers } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Page } from './recipe-queries.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,8 +67,12 @@ export const adminsRepository = {
     return created ?? null
   },
 
-  async list (db: Db): Promise<AdminView[]> {
-    return await db<AdminView[]>`select ${view(db)} from admin_users order by created_at, id`
+  async list (db: Db, page: number, limit: number): Promise<Page<AdminView>> {
+    const [items, [{ total }]] = await Promise.all([
+      db<AdminView[]>`select ${view(db)} from admin_users order by created_at, id limit ${limit} offset ${(page - 1) * limit}`,
+      db<Array<{ total: number }>>`select count(*)::int as total from admin_users`
+    ])
+    return { items, total }
   },
 
   async find (db: Db, id: string): Promise<AdminView | null> {
@@ -166,16 +171,22 @@ export const adminsRepository = {
   },
 
   /**
-   * The admin of a live session, touching it: the session exists with this token hash, is not revoked, has not
-   * expired and was used within `idleSeconds`, and its admin is active. One statement, so it is exact across instances.
+   * The admin of a live session: it exists with this token hash, is not revoked, has not expired and was used within
+   * `idleSeconds`, and its admin is active. Marks it used, at most once a minute (every admin request would otherwise
+   * rewrite the same row). One statement, so it is exact across instances.
    */
   async touchSession (db: Db, sessionId: string, tokenHash: string, idleSeconds: number): Promise<AdminPrincipal | null> {
     const [row] = await db<AdminPrincipal[]>`
-      update admin_sessions s set last_seen_at = now()
-      from admin_users a
-      where s.id = ${sessionId} and s.token_hash = ${tokenHash} and a.id = s.admin_id and a.active
-        and s.revoked_at is null and s.expires_at > now() and s.last_seen_at > now() - make_interval(secs => ${idleSeconds})
-      returning a.id, a.email, a.username, s.id as session_id`
+      with live as (
+        select s.id as session_id, s.last_seen_at, a.id, a.email, a.username
+        from admin_sessions s join admin_users a on a.id = s.admin_id
+        where s.id = ${sessionId} and s.token_hash = ${tokenHash} and a.active
+          and s.revoked_at is null and s.expires_at > now() and s.last_seen_at > now() - make_interval(secs => ${idleSeconds})
+      ), touched as (
+        update admin_sessions s set last_seen_at = now() from live
+        where s.id = live.session_id and live.last_seen_at < now() - interval '1 minute'
+      )
+      select id, email, username, session_id from live`
     return row ?? null
   },
 

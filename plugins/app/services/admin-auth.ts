@@ -10,6 +10,7 @@ import {
 } from '../../../lib/errors.js'
 import { secretBox } from '../../../lib/secret-box.js'
 import type { AdminCreateInput, AdminLoginInput, AdminLoginResult } from '../../../schemas/admin.js'
+import { pagination } from '../../../schemas/common.js'
 import { ADMIN_IDLE_SECONDS } from '../admin-auth.js'
 import type { AdminPrincipal, AdminRow, AdminView } from '../repositories/admins.js'
 import { LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS } from './accounts.js'
@@ -211,8 +212,9 @@ export function createAdminAuthService (fastify: FastifyInstance) {
       return { ...adminView(row), backupCodesLeft: row.mfaEnabled ? await admins.unusedBackupCodes(db, admin.id) : 0 }
     },
 
-    async list () {
-      return (await admins.list(db)).map(adminView)
+    async list (page: number, limit: number) {
+      const { items, total } = await admins.list(db, page, limit)
+      return { admins: items.map(adminView), pagination: pagination(page, limit, total) }
     },
 
     /** Another admin, created by `createdBy` (null: from the command line). */

@@ -103,13 +103,17 @@ export function createCommentService (fastify: FastifyInstance) {
     })
   }
 
-  /** Deletes the comment and its replies, moving the counter by as many rows as really went. */
+  /** Deletes the comment and its replies in `tx`, moving the counter by as many rows as really went (returned). */
+  async function removeThreadIn (tx: Db, comment: Pick<CommentRecord, 'id' | 'recipeId'>): Promise<number> {
+    await recipes.lock(tx, comment.recipeId)
+    const removed = await comments.removeWithReplies(tx, comment.id)
+    if (removed > 0) await comments.addToCount(tx, comment.recipeId, -removed)
+    return removed
+  }
+
   async function removeThread (comment: CommentRecord): Promise<void> {
     await fastify.transaction(async tx => {
-      await recipes.lock(tx, comment.recipeId)
-      const removed = await comments.removeWithReplies(tx, comment.id)
-      if (removed === 0) throw new CommentNotFound()
-      await comments.addToCount(tx, comment.recipeId, -removed)
+      if (await removeThreadIn(tx, comment) === 0) throw new CommentNotFound()
     })
   }
 
@@ -170,6 +174,15 @@ export function createCommentService (fastify: FastifyInstance) {
     async removeFromRecipe (userId: string, recipeId: string, id: string): Promise<void> {
       const comment = await comments.find(fastify.db, id)
       await remove(userId, comment?.recipeId === recipeId ? comment : null, c => c.user.id === userId || c.recipeAuthorId === userId)
+    },
+
+    /**
+     * Moderation (admin report actions): deletes the comment and its replies in the caller's transaction, counter
+     * included, whoever wrote it; false when it does not exist (any more).
+     */
+    async removeAsModerator (tx: Db, id: string): Promise<boolean> {
+      const comment = await comments.find(tx, id)
+      return comment != null && await removeThreadIn(tx, comment) > 0
     },
 
     /** The comment if the viewer can see its recipe (reports check their target with it). */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentAdmin } from '../../../../plugins/app/admin-auth.js'
 import { Admin, AdminCreateBody } from '../../../../schemas/admin.js'
-import { ErrorRef, ref } from '../../../../schemas/common.js'
+import { ErrorRef, Pagination, PaginationQuery, ref } from '../../../../schemas/common.js'
 
 const admins: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.adminAuthService
@@ -12,9 +12,10 @@ const admins: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'admin.admins.list',
       summary: 'Every admin account',
-      response: { 200: Type.Object({ admins: Type.Array(ref(Admin)) }, { description: 'Admins, oldest first' }) }
+      querystring: PaginationQuery,
+      response: { 200: Type.Object({ admins: Type.Array(ref(Admin)), pagination: ref(Pagination) }, { description: 'Admins, oldest first' }) }
     }
-  }, async () => ({ admins: await service.list() }))
+  }, async request => await service.list(request.query.page, request.query.limit))
 
   fastify.post('/', {
     schema: {

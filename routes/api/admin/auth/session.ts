@@ -61,7 +61,12 @@ const session: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.get('/sessions', {
-    schema: { operationId: 'admin.auth.sessions', summary: 'Your live sessions', response: { 200: AdminSessionList } }
+    schema: {
+      operationId: 'admin.auth.sessions',
+      summary: 'Your live sessions',
+      description: 'Not paged: at most 100 (the newest); sessions end after 8 hours anyway.',
+      response: { 200: AdminSessionList }
+    }
   }, async request => ({ sessions: await service.sessions(currentAdmin(request)) }))
 
   fastify.delete('/sessions/:sessionId', {

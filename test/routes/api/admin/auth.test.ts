@@ -202,8 +202,12 @@ t.test('admins: list every admin, create another (12+ characters, unique email a
   const [row] = await app.db`select created_by from admin_users where username = 'newadmin'`
   t.equal(row.createdBy, admin.id)
   t.equal((await login(app, { identifier: 'newadmin', password: 'twelve chars!' })).statusCode, 200)
-  const names = json(await get(app, '/api/admin/admins', admin.token)).admins.map((a: { username: string }) => a.username)
+  const names = json(await get(app, '/api/admin/admins?limit=50', admin.token)).admins.map((a: { username: string }) => a.username)
   t.ok(names.indexOf(admin.username) >= 0 && names.indexOf(admin.username) < names.indexOf('newadmin'), 'every admin, oldest first')
+  const page = json(await get(app, '/api/admin/admins?limit=1&page=2', admin.token))
+  t.equal(page.admins.length, 1)
+  t.match(page.pagination, { page: 2, limit: 1, hasPrev: true, totalExact: true })
+  t.equal(page.pagination.total, names.length)
 
   const twice = await Promise.all([1, 2, 3].map(async () => (await create({ email: 'race@example.com', username: 'racer', password: 'twelve chars!' })).statusCode))
   t.same(twice.sort(), [201, 409, 409], 'concurrent identical creations make one admin')
