@@ -190,3 +190,14 @@ export const PlanNotFound = named('PLAN_NOT_FOUND', 404, 'Plan not found')
 export const DuplicatePlan = named('DUPLICATE_PLAN', 409, 'A plan with this id already exists')
 export const PlanInUse = named('PLAN_IN_USE', 409, 'Users are on this plan: move them to another plan first, or deactivate it instead')
 export const FreePlanRequired = named('FREE_PLAN_REQUIRED', 409, 'The free plan cannot be deleted or deactivated')
+
+// Recipe import (/api/recipe-import) and usage limits
+export const RecipeImportDisabled = named('RECIPE_IMPORT_DISABLED', 403, 'Recipe import is not available for your account')
+export const ImportLimitReached = named('IMPORT_LIMIT_REACHED', 403, 'Monthly import limit reached for your plan')
+export const AiLimitReached = named('AI_LIMIT_REACHED', 403, 'Monthly AI generation limit reached for your plan')
+export const LegacyImportForbidden = named('LEGACY_IMPORT_FORBIDDEN', 403, 'userId must be your own user id')
+export const UrlNotAllowed = named('URL_NOT_ALLOWED', 400, 'URL not allowed')
+export const NoRecipeFound = named('NO_RECIPE_FOUND', 422, 'No recipe found')
+/** The page did not come back (timeout, too large, not HTML, an error status): the reason is in `details`. */
+export const pageNotFetched = (reason: string) => new HttpError(502, 'The page could not be fetched', { code: 'PAGE_NOT_FETCHED', details: [reason] })
+export const ImportBusy = named('IMPORT_BUSY', 503, 'Import service busy, please retry')

@@ -250,6 +250,19 @@ export const ExportSupportTicket = Type.Object({
 })
 export type ExportSupportTicketView = Static<typeof ExportSupportTicket>
 
+export const ExportImport = Type.Object({
+  id: Id,
+  source: Type.String(),
+  mode: Type.String(),
+  url: Nullable(Type.String()),
+  status: Type.String(),
+  error: Nullable(Type.String()),
+  recipeId: Nullable(Id),
+  durationMs: Type.Integer(),
+  createdAt: DateTime
+})
+export type ExportImportView = Static<typeof ExportImport>
+
 export const ExportCcpaRequest = Type.Object({
   id: Id,
   email: Type.String(),
@@ -302,6 +315,7 @@ export const GdprExportReports = section('Reports', ExportReport, 'Reports you f
 export const GdprExportSupportTickets = section('SupportTickets', ExportSupportTicket, 'Support tickets you sent while signed in')
 export const GdprExportCcpaRequests = section('CcpaRequests', ExportCcpaRequest, 'CCPA requests you made while signed in')
 export const GdprExportDataDeletionRequests = section('DataDeletionRequests', ExportDeletionRequest, 'Your account or data deletion requests')
+export const GdprExportImports = section('Imports', ExportImport, 'Your recipe imports: source, page address, outcome')
 export const GdprExportEmails = section('Emails', ExportEmail, 'The log of emails written to you: kind, subject, status and dates, not the bodies')
 
 export const DataExport = Type.Object({
@@ -334,6 +348,7 @@ export const DataExport = Type.Object({
   supportTickets: ref(GdprExportSupportTickets),
   ccpaRequests: ref(GdprExportCcpaRequests),
   dataDeletionRequests: ref(GdprExportDataDeletionRequests),
+  imports: ref(GdprExportImports),
   emails: ref(GdprExportEmails)
 }, {
   $id: 'GdprExport',

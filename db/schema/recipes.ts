@@ -150,3 +150,27 @@ export const ratings = pgTable('ratings', {
   index('ratings_created_brin_idx').using('brin', t.createdAt),
   check('ratings_range', sql`${t.rating} between 1 and 5`)
 ])
+
+export const IMPORT_SOURCES = ['url', 'html', 'preview', 'text', 'image', 'legacy'] as const
+export const IMPORT_STATUSES = ['success', 'failed', 'refused'] as const
+
+/** One row per import attempt (support and analytics): what was imported, how it went and how long it took. */
+export const importLogs = pgTable('import_logs', {
+  id: id(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** Which route: a URL fetched, captured HTML, a preview, pasted text, an image, the legacy route. */
+  source: text('source').$type<typeof IMPORT_SOURCES[number]>().notNull(),
+  /** Whether it was a preview (nothing created) or a creation. */
+  mode: text('mode').$type<'preview' | 'create'>().notNull(),
+  url: text('url'),
+  status: text('status').$type<typeof IMPORT_STATUSES[number]>().notNull(),
+  error: text('error'),
+  recipeId: text('recipe_id').references(() => recipes.id, { onDelete: 'set null' }),
+  /** How the page was read: `json-ld`, `microdata`, `heuristics`, `browser+json-ld`, `text`, `ocr`... */
+  method: text('method'),
+  durationMs: integer('duration_ms').notNull(),
+  createdAt: createdAt()
+}, t => [
+  index('import_logs_user_idx').on(t.userId, t.createdAt),
+  index('import_logs_created_brin_idx').using('brin', t.createdAt)
+])

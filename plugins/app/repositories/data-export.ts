@@ -11,7 +11,7 @@ import type {
   ExportCcpaRequestView, ExportCollectionView, ExportCommentView, ExportDeletionRequestView, ExportEmailView, ExportFamilyView,
   ExportFollowView, ExportGroceryListView, ExportMarkView, ExportMealPlanView, ExportMediaRow, ExportNotificationView,
   ExportPlannedMealView, ExportRatingView, ExportRecipeView, ExportReportView, ExportShareView, ExportSubscriptionView,
-  ExportSupportTicketView, ExportUsageView, ExportUserView
+  ExportImportView, ExportSupportTicketView, ExportUsageView, ExportUserView
 } from '../../../schemas/gdpr.js'
 import type { PushSubscriptionView } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
@@ -192,6 +192,10 @@ export const dataExportRepository = {
     select id, email, delete_type, reason, status, ${iso(db, 'scheduled_for')} as scheduled_for, ${iso(db, 'created_at')} as created_at,
       ${iso(db, 'started_at')} as started_at, ${iso(db, 'completed_at')} as completed_at, ${iso(db, 'cancelled_at')} as cancelled_at
     from data_deletion_requests x where x.user_id = ${userId} order by x.created_at, x.id`),
+
+  imports: (db: Db, userId: string) => rows(db<ExportImportView[]>`
+    select id, source, mode, url, status, error, recipe_id, duration_ms, ${iso(db, 'created_at')} as created_at
+    from import_logs x where x.user_id = ${userId} order by x.created_at, x.id`),
 
   /** The email log rows addressed to the user, without their bodies or headers. */
   emails: (db: Db, userId: string) => rows(db<ExportEmailView[]>`

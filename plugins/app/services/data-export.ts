@@ -101,6 +101,7 @@ export function createDataExportService (fastify: FastifyInstance) {
     ['supportTickets', repo.supportTickets(db, userId)],
     ['ccpaRequests', repo.ccpaRequests(db, userId)],
     ['dataDeletionRequests', repo.dataDeletionRequests(db, userId)],
+    ['imports', repo.imports(db, userId)],
     ['emails', repo.emails(db, userId)]
   ]
 

@@ -2,7 +2,7 @@
 // notifications a new recipe causes. Writes run in one transaction opened here; repositories only run queries.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { NotRecipeAuthor, RecipeLimitReached, RecipeNotFound, RevisionNotFound } from '../../../lib/errors.js'
+import { AiLimitReached, ImportLimitReached, NotRecipeAuthor, RecipeLimitReached, RecipeNotFound, RevisionNotFound } from '../../../lib/errors.js'
 import { slugOf } from '../../../lib/slug.js'
 import type { RecipeFilters, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
@@ -123,6 +123,14 @@ export function createRecipeService (fastify: FastifyInstance) {
         await fastify.usersRepository.lock(tx, author.id)
         const fields = recipeFields(await withImage(tx, author.id, input))
         const { limits } = await fastify.planService.forUser(author.id, tx)
+        // The allowance first: the counter's row update is exact under concurrent imports (its row lock orders them).
+        if (options.spends != null) {
+          const used = await fastify.planService.spend(tx, author.id, options.spends)
+          const limit = limits[options.spends]
+          if (limit != null && used > limit) {
+            throw options.spends === 'imports' ? new ImportLimitReached({ limit, used: used - 1 }) : new AiLimitReached({ limit, used: used - 1 })
+          }
+        }
         if (limits.recipes != null) {
           const used = await recipes.countByAuthor(tx, author.id)
           if (used >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used })
@@ -130,7 +138,6 @@ export function createRecipeService (fastify: FastifyInstance) {
         const id = await recipes.insert(tx, author.id, await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe')), fields)
         await tags.setForRecipe(tx, id, normalizeTags(input.tags))
         if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
-        if (options.spends != null) await fastify.planService.spend(tx, author.id, options.spends)
         if (fields.published === true && fields.visibility !== 'private') await fastify.notificationService.newRecipe(tx, id)
         return await get(id, author.id, tx)
       })

@@ -1,0 +1,36 @@
+// The import log and the lookups imports need (the caller's recipes from the same page).
+import { createId } from '@paralleldrive/cuid2'
+import fp from 'fastify-plugin'
+import type { importLogs } from '../../../db/schema/index.js'
+import type { Db } from '../../external/db.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    importsRepository: typeof importsRepository
+  }
+}
+
+export type ImportLogEntry = Omit<typeof importLogs.$inferInsert, 'id' | 'createdAt'>
+
+export interface SourceMatch { id: string, title: string, slug: string, sourceUrl: string, createdAt: Date }
+
+/** `%` and `_` are LIKE wildcards; a URL may contain both. */
+const likeLiteral = (value: string) => value.replace(/[\\%_]/g, ch => `\\${ch}`)
+
+export const importsRepository = {
+  async log (db: Db, entry: ImportLogEntry): Promise<void> {
+    await db`insert into import_logs ${db({ id: createId(), ...entry })}`
+  },
+
+  /** The author's recipes whose source URL contains `fragment` (host and path), newest first, at most `limit`. */
+  async recipesFromSource (db: Db, authorId: string, fragment: string, limit: number): Promise<SourceMatch[]> {
+    return await db<SourceMatch[]>`
+      select id, title, slug, source_url, created_at from recipes
+      where author_id = ${authorId} and source_url ilike ${'%' + likeLiteral(fragment) + '%'}
+      order by created_at desc limit ${limit}`
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('importsRepository', importsRepository)
+}, { name: 'imports-repository' })

@@ -1,0 +1,241 @@
+// Recipe import: a page (fetched safely, rendered by the headless browser when its recipe needs scripts, or captured
+// by the caller's browser), pasted text or a photo (OCR) becomes a preview or a recipe. Every route passes the same
+// gate (feature flag, monthly import allowance, recipe limit, a per-user rate), and every attempt is logged.
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import {
+  ImportLimitReached, LegacyImportForbidden, NoRecipeFound, pageNotFetched, RecipeImportDisabled, RecipeLimitReached,
+  UrlNotAllowed, validationError
+} from '../../../lib/errors.js'
+import { extractRecipe } from '../../../lib/recipe-import/extract/index.js'
+import { createOcr } from '../../../lib/recipe-import/ocr.js'
+import type { RecipePreview } from '../../../lib/recipe-import/preview.js'
+import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
+import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-url.js'
+import { parseRecipeText } from '../../../lib/recipe-import/text.js'
+import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
+import { usagePeriod } from './plans.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    recipeImportService: ReturnType<typeof createRecipeImportService>
+  }
+}
+
+/** Imports (previews included) a user may start per hour, on top of the plan's monthly allowance. */
+export const IMPORTS_PER_HOUR = 60
+const MAX_DUPLICATES = 10
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
+type Source = 'url' | 'html' | 'preview' | 'text' | 'image' | 'legacy'
+interface Read { preview: RecipePreview, method: string }
+
+/** The recipe a preview becomes: a draft (unpublished) unless `saveAsDraft` is false; fields cut to the recipe bounds. */
+export function previewToRecipe (preview: RecipePreview, saveAsDraft: boolean): RecipeInput & { title: string } {
+  const cut = (value: string | null, max: number) => value == null || value.trim() === '' ? null : value.trim().slice(0, max)
+  const minutes = (value: number | null) => value == null || !Number.isFinite(value) ? null : Math.min(100_000, Math.max(0, Math.round(value)))
+  const servings = preview.servings == null ? null : Math.min(1000, Math.max(1, Math.round(preview.servings)))
+  const http = (url: string | null) => url != null && /^https?:\/\//i.test(url) && url.length <= 2000 ? url : null
+  return {
+    title: cut(preview.title, RECIPE_LIMITS.title) ?? 'Imported recipe',
+    description: cut(preview.description, RECIPE_LIMITS.description),
+    published: !saveAsDraft,
+    cuisine: cut(preview.cuisine, 100),
+    prepTime: minutes(preview.prepTime),
+    cookTime: minutes(preview.cookTime),
+    totalTime: minutes(preview.totalTime),
+    servings,
+    ingredients: preview.ingredients.slice(0, RECIPE_LIMITS.ingredients).map(line => ({
+      text: line.text.slice(0, 500),
+      name: (line.name.trim() === '' ? line.text : line.name).slice(0, 200),
+      quantity: line.quantity != null && Number.isFinite(line.quantity) && line.quantity >= 0 ? line.quantity : null,
+      unit: cut(line.unit, 50),
+      note: cut(line.note, 500),
+      group: cut(line.group, 100)
+    })),
+    instructions: preview.instructions.slice(0, RECIPE_LIMITS.instructions).map((step, i) => ({
+      step: i + 1,
+      text: step.text.slice(0, 5000),
+      ...(step.section != null && step.section.trim() !== '' && { section: step.section.trim().slice(0, 100) })
+    })),
+    nutrition: preview.nutrition == null ? null : Object.fromEntries(Object.entries(preview.nutrition).slice(0, 50).map(([k, v]) => [k.slice(0, 64), v])),
+    imageUrl: http(preview.imageUrl),
+    sourceUrl: http(preview.sourceUrl),
+    tags: [...new Set([...preview.tags, ...(preview.category != null ? [preview.category] : [])]
+      .map(tag => tag.trim().toLowerCase().slice(0, RECIPE_LIMITS.tagName)).filter(tag => tag !== ''))].slice(0, RECIPE_LIMITS.tags)
+  }
+}
+
+/** A preview is worth keeping when it has a title and either ingredients or steps. */
+const usable = (preview: RecipePreview | null): preview is RecipePreview =>
+  preview != null && preview.title.trim() !== '' && (preview.ingredients.length > 0 || preview.instructions.length > 0)
+/** Scripts may still fill it: a page with no ingredients or no steps is worth a browser render. */
+const complete = (preview: RecipePreview | null) => usable(preview) && preview.ingredients.length > 0 && preview.instructions.length > 0
+
+export function createRecipeImportService (fastify: FastifyInstance) {
+  const { db, importsRepository: imports, planService: plans } = fastify
+  const allowPrivate = fastify.config.importAllowPrivateHosts
+  const ocr = createOcr({ maxConcurrent: 1 })
+  fastify.addHook('onClose', async () => { await ocr.close() })
+
+  /** Strict auth is the route's; then the flag, the monthly allowance and the recipe limit (exact again at creation). */
+  async function gate (userId: string): Promise<void> {
+    await fastify.rateLimits.perUser('recipe-import', userId, IMPORTS_PER_HOUR, 3600)
+    if (!(await plans.isEnabled('recipe-import', userId))) throw new RecipeImportDisabled()
+    const [{ limits }, used, recipes] = await Promise.all([
+      plans.forUser(userId),
+      fastify.plansRepository.usage(db, userId, usagePeriod()),
+      fastify.recipesRepository.countByAuthor(db, userId)
+    ])
+    if (limits.imports != null && used.imports >= limits.imports) throw new ImportLimitReached({ limit: limits.imports, used: used.imports })
+    if (limits.recipes != null && recipes >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used: recipes })
+  }
+
+  /** Runs one import attempt and logs it, whatever happens. */
+  async function logged<T extends { recipeId?: string, method?: string }> (
+    userId: string, source: Source, mode: 'preview' | 'create', url: string | null, work: () => Promise<T>
+  ): Promise<T> {
+    const started = performance.now()
+    const log = async (status: 'success' | 'failed' | 'refused', extra: { error?: string, recipeId?: string, method?: string }) => {
+      await imports.log(db, {
+        userId,
+        source,
+        mode,
+        url: url?.slice(0, 2000) ?? null,
+        status,
+        error: extra.error?.slice(0, 500) ?? null,
+        recipeId: extra.recipeId ?? null,
+        method: extra.method ?? null,
+        durationMs: Math.round(performance.now() - started)
+      }).catch(err => { fastify.log.error({ err }, 'import log not written') })
+    }
+    try {
+      const result = await work()
+      await log('success', result)
+      return result
+    } catch (err) {
+      const refused = err instanceof UrlNotAllowed || err instanceof RecipeImportDisabled || err instanceof ImportLimitReached || err instanceof RecipeLimitReached
+      await log(refused ? 'refused' : 'failed', { error: err instanceof Error ? err.message : String(err) })
+      throw err
+    }
+  }
+
+  /** The page's recipe: captured HTML as given; otherwise fetched safely and, when scripts must fill it, rendered. */
+  async function readPage (url: string, html: string | undefined): Promise<Read> {
+    if (html != null) {
+      const preview = extractRecipe(html, url)
+      if (!usable(preview)) throw new NoRecipeFound()
+      return { preview: { ...preview, sourceUrl: preview.sourceUrl ?? url }, method: 'captured' }
+    }
+    let page
+    try {
+      page = await safeFetch(url, { allowPrivate })
+    } catch (err) {
+      if (err instanceof Refused) throw new UrlNotAllowed()
+      if (err instanceof FetchFailed) throw pageNotFetched(err.message)
+      throw err
+    }
+    const fetched = extractRecipe(page.body.toString('utf8'), page.url)
+    if (complete(fetched) || !fastify.browser.available) {
+      if (!usable(fetched)) throw new NoRecipeFound()
+      return { preview: withSource(fetched, url), method: 'fetch' }
+    }
+    try {
+      const rendered = extractRecipe(await fastify.browser.render(page.url, page.body.toString('utf8')), page.url)
+      if (usable(rendered) && (!usable(fetched) || complete(rendered))) return { preview: withSource(rendered, url), method: 'browser' }
+    } catch (err) {
+      fastify.log.warn({ err, url }, 'browser render failed; using the fetched page')
+    }
+    if (!usable(fetched)) throw new NoRecipeFound()
+    return { preview: withSource(fetched, url), method: 'fetch' }
+  }
+
+  const withSource = (preview: RecipePreview, url: string): RecipePreview => ({ ...preview, sourceUrl: preview.sourceUrl ?? url })
+
+  /** The caller's recipes from the same page (the key ignores tracking parameters, fragments, www.). */
+  async function duplicates (userId: string, url: string | null) {
+    const key = url == null ? null : sourceKey(url)
+    if (key == null) return []
+    const rows = await imports.recipesFromSource(db, userId, sourceKeyPrefix(key), 50)
+    return rows.filter(row => sourceKey(row.sourceUrl) === key).slice(0, MAX_DUPLICATES)
+      .map(row => ({ ...row, createdAt: row.createdAt.toISOString() }))
+  }
+
+  async function create (userId: string, preview: RecipePreview, saveAsDraft: boolean): Promise<RecipeView> {
+    return await fastify.recipeService.create({ id: userId }, previewToRecipe(preview, saveAsDraft), { spends: 'imports' })
+  }
+
+  async function fromPage (userId: string, source: Source, url: string, html: string | undefined, saveAsDraft: boolean) {
+    await gate(userId)
+    return await logged(userId, source, 'create', url, async () => {
+      const { preview, method } = await readPage(url, html)
+      const recipe = await create(userId, preview, saveAsDraft)
+      return { recipe, recipeId: recipe.id, method }
+    })
+  }
+
+  /** Decodes a base64 image (a data: URL prefix allowed) within the size bound. */
+  function decodeImage (image: string): Buffer {
+    const base64 = image.replace(/^data:[^,]{0,100},/, '').replace(/\s+/g, '')
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) throw validationError(['image: must be base64'])
+    const bytes = Buffer.from(base64, 'base64')
+    if (bytes.length > MAX_IMAGE_BYTES) throw validationError([`image: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`])
+    return bytes
+  }
+
+  return {
+    async preview (userId: string, url: string, html?: string) {
+      await gate(userId)
+      return await logged(userId, html != null ? 'html' : 'url', 'preview', url, async () => {
+        const { preview, method } = await readPage(url, html)
+        return { preview, duplicates: await duplicates(userId, preview.sourceUrl ?? url), method }
+      })
+    },
+
+    async fromUrl (userId: string, url: string, html: string | undefined, saveAsDraft: boolean) {
+      return await fromPage(userId, html != null ? 'html' : 'url', url, html, saveAsDraft)
+    },
+
+    /** The legacy route: the body's userId must be the caller's (decisions.md departure). */
+    async legacy (userId: string, bodyUserId: string, url: string, saveAsDraft: boolean) {
+      if (bodyUserId !== userId) throw new LegacyImportForbidden()
+      return await fromPage(userId, 'legacy', url, undefined, saveAsDraft)
+    },
+
+    async fromPreview (userId: string, preview: RecipePreview, saveAsDraft: boolean) {
+      await gate(userId)
+      return await logged(userId, 'preview', 'create', preview.sourceUrl, async () => {
+        const recipe = await create(userId, preview, saveAsDraft)
+        return { recipe, recipeId: recipe.id, method: 'preview' }
+      })
+    },
+
+    async fromText (userId: string, text: string, saveAsDraft: boolean) {
+      await gate(userId)
+      return await logged(userId, 'text', 'create', null, async () => {
+        const preview = parseRecipeText(text)
+        if (!usable(preview)) throw new NoRecipeFound()
+        const recipe = await create(userId, preview, saveAsDraft)
+        return { recipe, recipeId: recipe.id, method: 'text' }
+      })
+    },
+
+    async fromImage (userId: string, image: string, saveAsDraft: boolean) {
+      await gate(userId)
+      const bytes = decodeImage(image)
+      return await logged(userId, 'image', 'create', null, async () => {
+        const preview = parseRecipeText(await ocr.recognize(bytes))
+        if (!usable(preview)) throw new NoRecipeFound()
+        const recipe = await create(userId, preview, saveAsDraft)
+        return { recipe, recipeId: recipe.id, method: 'ocr' }
+      })
+    }
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('recipeImportService', createRecipeImportService(fastify))
+}, {
+  name: 'recipe-import-service',
+  dependencies: ['imports-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'browser']
+})

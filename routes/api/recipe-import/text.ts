@@ -1,0 +1,46 @@
+// Import from pasted text or a photo of a recipe (OCR, then the text path).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { currentUser } from '../../../plugins/app/auth.js'
+import { EnvelopeError, ref } from '../../../schemas/common.js'
+import { FromImageBody, FromTextBody, IMAGE_BODY_LIMIT, ImportedResponse, MAX_IMPORT_TEXT } from '../../../schemas/recipe-import.js'
+
+const Envelope = ref(EnvelopeError)
+const GATE = 'Needs the `recipe-import` feature, a monthly import left and room under the recipe limit (403 otherwise). ' +
+  'Saved as a draft unless `saveAsDraft` is false.'
+
+const text: FastifyPluginAsyncTypebox = async fastify => {
+  const service = fastify.recipeImportService
+
+  fastify.post('/from-text', {
+    config: { envelope: true },
+    schema: {
+      operationId: 'recipeImport.fromText',
+      summary: 'Import a recipe from pasted text',
+      description: `Title, ingredients and steps are found by their headings or by layout (at most ${MAX_IMPORT_TEXT} ` +
+        `characters). Nothing recipe-like: 422. ${GATE}`,
+      body: FromTextBody,
+      response: { 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope }
+    }
+  }, async (request, reply) => {
+    const { recipe } = await service.fromText(currentUser(request).id, request.body.text, request.body.saveAsDraft ?? true)
+    return await reply.code(201).send({ success: true, recipe })
+  })
+
+  fastify.post('/from-image', {
+    bodyLimit: IMAGE_BODY_LIMIT + 64 * 1024,
+    config: { envelope: true },
+    schema: {
+      operationId: 'recipeImport.fromImage',
+      summary: 'Import a recipe from a photo or scan (OCR)',
+      description: 'The image is base64 (at least 100 characters; at most 5 MB decoded), read with OCR (English) on ' +
+        `this server, then parsed as text. ${GATE}`,
+      body: FromImageBody,
+      response: { 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 503: Envelope }
+    }
+  }, async (request, reply) => {
+    const { recipe } = await service.fromImage(currentUser(request).id, request.body.image, request.body.saveAsDraft ?? true)
+    return await reply.code(201).send({ success: true, recipe })
+  })
+}
+
+export default text

@@ -1,0 +1,89 @@
+// Recipe import (decisions.md "Import"): request bodies, the preview shape and the envelope answers.
+import { Type, type Static } from 'typebox'
+import { Id, Nullable, ref } from './common.js'
+import { RECIPE_LIMITS, Recipe } from './recipes.js'
+
+/** Captured pages and images may be large: these routes take bodies up to this. */
+export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024
+export const IMAGE_BODY_LIMIT = 8 * 1024 * 1024
+export const MAX_IMPORT_TEXT = 50_000
+
+const PageUrl = Type.String({ minLength: 1, maxLength: 2000, description: 'The recipe page (http or https)' })
+const Minutes = Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))
+const Short = (max: number) => Nullable(Type.String({ maxLength: max }))
+
+export const PreviewIngredient = Type.Object({
+  text: Type.String({ maxLength: 1000, description: 'The line as written on the page' }),
+  name: Type.String({ maxLength: 500 }),
+  quantity: Nullable(Type.Number({ minimum: 0 })),
+  unit: Short(50),
+  note: Short(500),
+  group: Short(200)
+})
+
+export const PreviewStep = Type.Object({
+  step: Type.Integer({ minimum: 1 }),
+  text: Type.String({ maxLength: 5000 }),
+  section: Type.Optional(Type.String({ maxLength: 200 }))
+})
+
+export const RecipePreviewSchema = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: RECIPE_LIMITS.title }),
+  description: Short(RECIPE_LIMITS.description),
+  ingredients: Type.Array(PreviewIngredient, { maxItems: RECIPE_LIMITS.ingredients }),
+  instructions: Type.Array(PreviewStep, { maxItems: RECIPE_LIMITS.instructions }),
+  prepTime: Minutes,
+  cookTime: Minutes,
+  totalTime: Minutes,
+  servings: Nullable(Type.Integer({ minimum: 1, maximum: 1000 })),
+  yields: Short(200),
+  imageUrl: Short(2000),
+  cuisine: Short(100),
+  category: Short(100),
+  tags: Type.Array(Type.String({ maxLength: RECIPE_LIMITS.tagName }), { maxItems: 50 }),
+  author: Short(200),
+  nutrition: Nullable(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 200 }), { maxProperties: 50 })),
+  language: Short(35),
+  sourceUrl: Short(2000)
+}, { $id: 'RecipePreview', description: 'A recipe read from a page, text or image, before it is saved' })
+export type RecipePreviewInput = Static<typeof RecipePreviewSchema>
+
+const SaveAsDraft = Type.Optional(Type.Boolean({ default: true, description: 'Save unpublished (default); false publishes it at once' }))
+const CapturedHtml = Type.Optional(Type.String({
+  maxLength: IMPORT_BODY_LIMIT,
+  description: 'The page as the caller\'s browser captured it (extension, bookmarklet): parsed instead of fetching `url`'
+}))
+
+export const PreviewBody = Type.Object({ url: PageUrl, html: CapturedHtml })
+export const FromUrlBody = Type.Object({ url: PageUrl, html: CapturedHtml, saveAsDraft: SaveAsDraft })
+export const FromPreviewBody = Type.Object({ preview: ref(RecipePreviewSchema), saveAsDraft: SaveAsDraft })
+export const FromTextBody = Type.Object({ text: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT }), saveAsDraft: SaveAsDraft })
+export const FromImageBody = Type.Object({
+  image: Type.String({ minLength: 100, maxLength: IMAGE_BODY_LIMIT, description: 'The image, base64 (a data: URL prefix is accepted)' }),
+  mimeType: Type.Optional(Type.String({ maxLength: 100 })),
+  saveAsDraft: SaveAsDraft
+})
+export const LegacyImportBody = Type.Object({
+  url: PageUrl,
+  userId: Type.String({ minLength: 1, maxLength: 64, description: 'Must be your own id (403 otherwise)' }),
+  saveAsDraft: SaveAsDraft
+})
+
+export const Duplicate = Type.Object({
+  id: Id,
+  title: Type.String(),
+  slug: Type.String(),
+  sourceUrl: Type.String(),
+  createdAt: Type.String({ format: 'date-time' })
+})
+
+export const PreviewResponse = Type.Object({
+  success: Type.Literal(true),
+  preview: ref(RecipePreviewSchema),
+  duplicates: Type.Array(Duplicate, { description: 'Your recipes from the same page (source URL without tracking parameters); at most 10' })
+}, { description: 'What the page holds; nothing is saved' })
+
+export const ImportedResponse = Type.Object({
+  success: Type.Literal(true),
+  recipe: ref(Recipe)
+}, { description: 'The recipe as saved (a draft unless saveAsDraft was false)' })

@@ -1,0 +1,49 @@
+// `node --import tsx scripts/import-eval.ts [corpusDir] [out.jsonl]` (npm run import:eval): runs the web-page recipe
+// extractor (lib/recipe-import/extract) over every case of the import corpus (default ../shared/import-corpus, next to
+// the repository) and writes one prediction a line in the format of the corpus's score.py:
+//   { id, title, ingredients: [text], instructions_list: [text], total_time, yields, image }
+// then prints how to score them. The extractor never sees the expected answers.
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { extractRecipe } from '../lib/recipe-import/extract/index.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const args = process.argv.slice(2)
+const root = path.resolve(args[0] ?? path.join(here, '../../shared/import-corpus'))
+const outFile = path.resolve(args[1] ?? 'import-eval.jsonl')
+
+interface Manifest { cases: Array<{ id: string, html: string, url: string, structured?: string }> }
+
+const manifest: Manifest = JSON.parse(readFileSync(path.join(root, 'manifest.json'), 'utf8'))
+const lines: string[] = []
+let slowest = { id: '', ms: 0 }
+const started = performance.now()
+for (const c of manifest.cases) {
+  const html = readFileSync(path.join(root, c.html), 'utf8')
+  const t0 = performance.now()
+  let prediction: Record<string, unknown>
+  try {
+    const recipe = extractRecipe(html, c.url)
+    prediction = recipe == null
+      ? { id: c.id, error: 'no recipe found' }
+      : {
+          id: c.id,
+          title: recipe.title,
+          ingredients: recipe.ingredients.map(i => i.text),
+          instructions_list: recipe.instructions.map(s => s.text),
+          total_time: recipe.totalTime,
+          yields: recipe.yields,
+          image: recipe.imageUrl
+        }
+  } catch (err) {
+    prediction = { id: c.id, error: err instanceof Error ? err.message : String(err) }
+  }
+  const ms = performance.now() - t0
+  if (ms > slowest.ms) slowest = { id: c.id, ms }
+  lines.push(JSON.stringify(prediction))
+}
+writeFileSync(outFile, lines.join('\n') + '\n')
+const total = performance.now() - started
+console.log(`${manifest.cases.length} cases -> ${outFile} in ${Math.round(total)} ms (slowest ${slowest.id}: ${Math.round(slowest.ms)} ms)`)
+console.log(`score: python3 ${path.join(root, 'score.py')} ${outFile} --manifest ${path.join(root, 'manifest.json')} --fails 40`)
