@@ -1,9 +1,11 @@
 // `node --import tsx scripts/import-eval.ts [corpusDir] [out.jsonl]` (npm run import:eval): runs the web-page recipe
 // extractor (lib/recipe-import/extract) over every case of the import corpus (default ../shared/import-corpus, next to
-// the repository) and writes one prediction a line in the format of the corpus's score.py:
+// the repository) and writes one prediction a line (default $TMPDIR/import-eval.jsonl) in the format of the corpus's
+// score.py:
 //   { id, title, ingredients: [text], instructions_list: [text], total_time, yields, image }
 // then prints how to score them. The extractor never sees the expected answers.
 import { readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractRecipe } from '../lib/recipe-import/extract/index.js'
@@ -11,7 +13,7 @@ import { extractRecipe } from '../lib/recipe-import/extract/index.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const args = process.argv.slice(2)
 const root = path.resolve(args[0] ?? path.join(here, '../../shared/import-corpus'))
-const outFile = path.resolve(args[1] ?? 'import-eval.jsonl')
+const outFile = path.resolve(args[1] ?? path.join(tmpdir(), 'import-eval.jsonl'))
 
 interface Manifest { cases: Array<{ id: string, html: string, url: string, structured?: string }> }
 

@@ -401,7 +401,8 @@ t.test('hostile pages stay linear', async t => {
     entities: '<h2>Ingredients</h2><ul><li>' + '&amp;amp;'.repeat(MB / 3) + '</li></ul>',
     'huge JSON-LD string': ld(recipe({ recipeIngredient: ['a'.repeat(4 * MB)] })),
     'unterminated JSON-LD': '<script type="application/ld+json">' + '{"a":['.repeat(MB / 3) + '</script>',
-    'long duration': ld(recipe({ totalTime: '1 h '.repeat(MB) }))
+    'long duration': ld(recipe({ totalTime: '1 h '.repeat(MB) })),
+    'lines slow to parse': ld(recipe({ recipeIngredient: Array.from({ length: 200 }, () => '½'.repeat(1000)) }))
   }
   for (const [name, html] of Object.entries(pages)) {
     const started = performance.now()

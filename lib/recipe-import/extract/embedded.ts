@@ -128,12 +128,15 @@ function ingredientsOf (value: unknown): RawIngredient[] {
   return ingredientsFromLines(lines.filter(l => l !== ''))
 }
 
+/** App state often holds Markdown: "**2 limes**" is shown as "2 limes". */
+const markdown = (text: string): string => text.replace(/\*\*([^*]{1,500})\*\*/g, '$1').replace(/__([^_]{1,500})__/g, '$1')
+
 function stepsOf (value: unknown): RawStep[] {
   const steps: RawStep[] = []
   const visit = (v: unknown, section: string | undefined, depth: number): void => {
     if (depth > 4 || steps.length >= LIMITS.steps) return
     if (typeof v === 'string') {
-      steps.push(...stepsFromLines([cleanText(v)], section))
+      steps.push(...stepsFromLines([markdown(cleanText(v))], section))
     } else if (Array.isArray(v)) {
       for (const x of v.slice(0, LIMITS.steps * 2)) visit(x, section, depth + 1)
     } else if (isObject(v)) {
@@ -145,7 +148,7 @@ function stepsOf (value: unknown): RawStep[] {
       }
       for (const key of STEP_TEXT_KEYS) {
         if (typeof v[key] === 'string' && v[key].trim() !== '') {
-          steps.push(...stepsFromLines([cleanText(v[key])], section))
+          steps.push(...stepsFromLines([markdown(cleanText(v[key]))], section))
           return
         }
       }

@@ -437,8 +437,15 @@ function isTimeOrYield (text: string): boolean {
 /** Times and yields written as labels near each other ("Prep Time: 10 mins", "10" + "Prep Time", "Serves 4"). */
 function labelled (lines: Line[], from: number, to: number): Partial<RawRecipe> {
   const out: Partial<RawRecipe> = {}
+  // "Serves 2-4 | Prep 10 min | Cook 25 min" is three labels.
+  const texts: string[] = []
   for (let i = Math.max(0, from); i < Math.min(lines.length, to); i++) {
     const text = lines[i].text
+    if (text.length <= 160) texts.push(...text.split(/\s+[|•·]\s+/).map(t => t.trim()).filter(t => t !== ''))
+    else texts.push('')
+  }
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]
     if (text.length > 80) continue
     const time = TIME_LABEL.exec(text)
     if (time != null) {
@@ -447,8 +454,8 @@ function labelled (lines: Line[], from: number, to: number): Partial<RawRecipe> 
         // "Cook Time: 20 min", "Cuisson 1h10"; not "Bake blind for 15 minutes."
         minutes = time[2].length <= 40 && LABEL_VALUE.test(text.slice(time[1].length)) ? parseDuration(time[2]) : null
       } else {
-        const next = lines[i + 1]?.text ?? ''
-        const previous = lines[i - 1]?.text ?? ''
+        const next = texts[i + 1] ?? ''
+        const previous = texts[i - 1] ?? ''
         minutes = next.length <= 40 ? parseDuration(next) : null
         if (minutes == null && SHORT_VALUE.test(previous)) minutes = parseDuration(previous)
       }
@@ -464,7 +471,7 @@ function labelled (lines: Line[], from: number, to: number): Partial<RawRecipe> 
     const labelledYield = YIELD_LABEL.exec(text)
     const value = labelledYield == null
       ? (YIELD_VALUE.test(text) ? text : null)
-      : (labelledYield[1] !== '' ? labelledYield[1] : (lines[i + 1]?.text ?? ''))
+      : (labelledYield[1] !== '' ? labelledYield[1] : (texts[i + 1] ?? ''))
     if (value != null && /\d/.test(value) && value.length <= 60) {
       const parsed = parseYield(value)
       if (parsed != null && parsed.servings != null) {

@@ -5,7 +5,8 @@ import type { RawIngredient, RawStep } from './types.js'
 /** A line worth keeping has a letter or a digit: "[{", "*" or "—" alone are debris. */
 const HAS_WORD = /[\p{L}\p{N}]/u
 
-const BULLET = /^[-–—•*·▪▫▢☐◦●○■□✓✔➤►▶→⁃]+\s*/
+/** Unicode bullets, or ASCII ones followed by a space ("**bold**" and "-5 °C" are not bullets). */
+const BULLET = /^(?:[•▪▫▢☐◦●○■□✓✔➤►▶→⁃]+\s*|[-–—*·]+\s+)/
 
 /** Removes a list bullet written into the text ("- 300 g", "• salt", "▢ 1 cup"). */
 export function stripBullet (line: string): string {

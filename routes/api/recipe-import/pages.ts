@@ -27,7 +27,7 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
       operationId: 'recipeImport.preview',
       summary: 'Read a recipe page without saving it',
       description: `${FETCH} ${GATE} Previews do not use the monthly allowance. \`duplicates\` lists your recipes ` +
-        'from the same page.',
+        'from the same page, at most 10 (not paged).',
       body: PreviewBody,
       response: { 200: PreviewResponse, ...pageErrors }
     }
