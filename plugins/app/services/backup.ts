@@ -21,6 +21,7 @@ import {
 } from '../../../schemas/admin-backup.js'
 import { pagination, type Pagination } from '../../../schemas/common.js'
 import type { Db } from '../../external/db.js'
+import { chunked } from '../../../lib/chunked.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,8 +29,6 @@ declare module 'fastify' {
   }
 }
 
-/** Pieces are joined into writes of about this many characters (one write per row would be many tiny ones). */
-const CHUNK_CHARS = 64 * 1024
 const TEMP_SUFFIX = '.tmp'
 
 /** `2026-11-23T10:15:30.123Z` -> `backup-2026-11-23T10-15-30.123Z.json` */
@@ -59,18 +58,6 @@ async function * document (at: Date, tables: Array<[BackupTable, AsyncIterable<s
     yield ']'
   }
   yield '\n}}\n'
-}
-
-async function * joined (pieces: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = ''
-  for await (const piece of pieces) {
-    buffer += piece
-    if (buffer.length >= CHUNK_CHARS) {
-      yield buffer
-      buffer = ''
-    }
-  }
-  if (buffer !== '') yield buffer
 }
 
 /** Writes all of `text` at the file's position (a short write, which a full disk may give, writes the rest). Its bytes. */
@@ -140,7 +127,7 @@ export function createBackupService (fastify: FastifyInstance) {
     const counts: Record<BackupTable, number> = { users: 0, recipes: 0, tags: 0, recipe_tags: 0, comments: 0, likes: 0, ratings: 0, follows: 0 }
     let size: number
     try {
-      size = await writeFile(temp, joined(document(at, repo.tables(tx), counts)), signal)
+      size = await writeFile(temp, chunked(document(at, repo.tables(tx), counts)), signal)
       await rename(temp, path.join(dir, filename))
     } catch (err) {
       await rm(temp, { force: true })

@@ -10,6 +10,7 @@ import { ServiceBusy, UserNotFound } from '../../../lib/errors.js'
 import { EXPORT_FORMAT, type ExportMediaRow, type ExportMediaView } from '../../../schemas/gdpr.js'
 import type { Db } from '../../external/db.js'
 import type { AuthUser } from '../auth.js'
+import { chunked } from '../../../lib/chunked.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,8 +26,6 @@ export const EXPORT_LIMITS = {
 } as const
 
 const RATE_WINDOW_SECONDS = 60 * 60
-/** Pieces are joined into writes of about this many characters (one write per row would be thousands of tiny ones). */
-const CHUNK_CHARS = 64 * 1024
 const SNAPSHOT = 'begin read only isolation level repeatable read'
 
 export interface DataExportDownload {
@@ -52,18 +51,6 @@ async function * list (name: string, items: AsyncIterable<unknown>): AsyncGenera
     separator = ','
   }
   yield ']'
-}
-
-async function * joined (pieces: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = ''
-  for await (const piece of pieces) {
-    buffer += piece
-    if (buffer.length >= CHUNK_CHARS) {
-      yield buffer
-      buffer = ''
-    }
-  }
-  if (buffer !== '') yield buffer
 }
 
 export function createDataExportService (fastify: FastifyInstance) {
@@ -141,7 +128,7 @@ export function createDataExportService (fastify: FastifyInstance) {
 
   /** The user's data as a stream of UTF-8 JSON; nothing is read until the stream is. */
   function stream (userId: string): Readable {
-    const readable = Readable.from(joined(document(userId)), { objectMode: false })
+    const readable = Readable.from(chunked(document(userId)), { objectMode: false })
     const deadline = setTimeout(() => readable.destroy(new Error('data export exceeded its time limit')), EXPORT_LIMITS.maxSeconds * 1000)
     deadline.unref()
     open.add(readable)
