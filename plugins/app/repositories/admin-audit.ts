@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import type { adminAuditLogs } from '../../../db/schema/index.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipe-queries.js'
+import { countUpTo } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,10 +38,10 @@ export const adminAuditRepository = {
       ${filters.status != null ? db`and status = ${filters.status}` : db``}
       ${filters.from != null ? db`and created_at >= ${filters.from}` : db``}
       ${filters.to != null ? db`and created_at < ${filters.to}` : db``}`
-    const [items, [{ total }]] = await Promise.all([
+    const [items, total] = await Promise.all([
       db<AuditRow[]>`select * from admin_audit_logs where ${where}
         order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from (select 1 from admin_audit_logs where ${where} limit ${countCap}) capped`
+      countUpTo(db, db`admin_audit_logs`, where, countCap)
     ])
     return { items, total }
   }

@@ -9,6 +9,7 @@ import {
 } from '../../../schemas/admin-content.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipe-queries.js'
+import { countUpTo, escapeLike } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +57,6 @@ interface TargetRow {
 
 const iso = (date: Date | null) => date?.toISOString() ?? null
 const isReportAction = (value: string | null): value is ReportAction => value != null && Object.hasOwn(REPORT_ACTION_TARGETS, value)
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
 function recipeView (row: AdminRecipeRow): AdminRecipeView {
   return {
@@ -132,10 +132,10 @@ export const adminContentRepository = {
       ${status != null && status !== 'approved' ? db`and r.moderation_status <> 'approved'` : db``}
       ${filters.authorId != null ? db`and r.author_id = ${filters.authorId}` : db``}
       ${filters.q != null ? db`and lower(r.title) like ${`%${escapeLike(filters.q.toLowerCase())}%`}` : db``}`
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db<AdminRecipeRow[]>`${selectRecipe(db)} where ${where}
         order by r.created_at desc, r.id desc limit ${limit + 1} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from (select 1 from recipes r where ${where} limit ${countCap}) capped`
+      countUpTo(db, db`recipes r`, where, countCap)
     ])
     return { items: rows.slice(0, limit).map(recipeView), total, hasNext: rows.length > limit }
   },
@@ -163,10 +163,10 @@ export const adminContentRepository = {
     const where = db`true
       ${filters.status != null ? db`and rp.status = ${filters.status}` : db``}
       ${filters.type != null ? db`and rp.type = ${filters.type}` : db``}`
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db<AdminReportRow[]>`${selectReport(db)} where ${where}
         order by rp.created_at desc, rp.id desc limit ${limit + 1} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from (select 1 from reports rp where ${where} limit ${countCap}) capped`
+      countUpTo(db, db`reports rp`, where, countCap)
     ])
     return { items: rows.slice(0, limit).map(reportView), total, hasNext: rows.length > limit }
   },

@@ -7,6 +7,7 @@ import type { users } from '../../../db/schema/index.js'
 import type { AdminUserDetailView, AdminUserFilters, AdminUserStatus, AdminUserView } from '../../../schemas/admin-users.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipe-queries.js'
+import { countUpTo, escapeLike } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,8 +94,6 @@ function statusCondition (db: Db, status: AdminUserStatus, lockSeconds: number) 
   }
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
-
 export const adminUsersRepository = {
   /**
    * A page of accounts, newest first; `total` is counted up to `countCap`, `hasNext` from one row past the page.
@@ -107,10 +106,10 @@ export const adminUsersRepository = {
       ${filters.status != null ? db`and ${statusCondition(db, filters.status, lockSeconds)}` : db``}
       ${filters.planId != null ? db`and u.plan_id = ${filters.planId}` : db``}
       ${filters.verified != null ? db`and u.verified = ${filters.verified}` : db``}`
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db<SummaryRow[]>`select ${summaryColumns(db, lockSeconds)} from users u where ${where}
         order by u.created_at desc, u.id desc limit ${limit + 1} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from (select 1 from users u where ${where} limit ${countCap}) capped`
+      countUpTo(db, db`users u`, where, countCap)
     ])
     return { items: rows.slice(0, limit).map(summary), total, hasNext: rows.length > limit }
   },

@@ -4,6 +4,7 @@ import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { adminSessions, adminUsers } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
 import type { Page } from './recipe-queries.js'
 
 declare module 'fastify' {
@@ -92,20 +93,9 @@ export const adminsRepository = {
     return row ?? null
   },
 
-  /**
-   * Counts one password attempt before the password is compared (as users.reserveLoginAttempt): the number in the
-   * current series, or null while the account is locked. The `maxAttempts`-th reservation sets the lock.
-   */
-  async reserveLoginAttempt (db: Db, id: string, maxAttempts: number, lockSeconds: number): Promise<number | null> {
-    const [row] = await db<Array<{ failedLoginAttempts: number }>>`
-      update admin_users set
-        failed_login_attempts = case when locked_at is null then failed_login_attempts + 1 else 1 end,
-        locked_at = case when (case when locked_at is null then failed_login_attempts + 1 else 1 end) >= ${maxAttempts}
-          then now() else null end
-      where id = ${id} and (locked_at is null or locked_at <= now() - make_interval(secs => ${lockSeconds}))
-      returning failed_login_attempts`
-    return row?.failedLoginAttempts ?? null
-  },
+  /** As for users (lockout.ts): one reserved attempt, or null while the account is locked. */
+  reserveLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
+    await reserveLoginAttempt(db, 'admin_users', id, maxAttempts, lockSeconds),
 
   /** Gives back a reserved attempt that was not a failure (right password, code still to come). */
   async releaseLoginAttempt (db: Db, id: string): Promise<void> {
@@ -113,12 +103,7 @@ export const adminsRepository = {
       where id = ${id} and locked_at is null`
   },
 
-  async lockSecondsLeft (db: Db, id: string, lockSeconds: number): Promise<number | null> {
-    const [row] = await db<Array<{ secondsLeft: number | null }>>`
-      select ceil(extract(epoch from locked_at + make_interval(secs => ${lockSeconds}) - now()))::int as seconds_left
-      from admin_users where id = ${id} and locked_at is not null`
-    return row?.secondsLeft != null && row.secondsLeft > 0 ? row.secondsLeft : null
-  },
+  lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'admin_users', id, lockSeconds),
 
   async loginSucceeded (db: Db, id: string): Promise<void> {
     await db`update admin_users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`

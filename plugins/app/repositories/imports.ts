@@ -3,6 +3,7 @@ import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { importLogs } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import { escapeLike } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,9 +15,6 @@ export type ImportLogEntry = Omit<typeof importLogs.$inferInsert, 'id' | 'create
 
 export interface SourceMatch { id: string, title: string, slug: string, sourceUrl: string, createdAt: Date }
 
-/** `%` and `_` are LIKE wildcards; a URL may contain both. */
-const likeLiteral = (value: string) => value.replace(/[\\%_]/g, ch => `\\${ch}`)
-
 export const importsRepository = {
   async log (db: Db, entry: ImportLogEntry): Promise<void> {
     await db`insert into import_logs ${db({ id: createId(), ...entry })}`
@@ -26,7 +24,7 @@ export const importsRepository = {
   async recipesFromSource (db: Db, authorId: string, fragment: string, limit: number): Promise<SourceMatch[]> {
     return await db<SourceMatch[]>`
       select id, title, slug, source_url, created_at from recipes
-      where author_id = ${authorId} and source_url ilike ${'%' + likeLiteral(fragment) + '%'}
+      where author_id = ${authorId} and source_url ilike ${'%' + escapeLike(fragment) + '%'}
       order by created_at desc limit ${limit}`
   }
 }

@@ -3,6 +3,7 @@
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { countUpTo as countRowsUpTo, escapeLike } from './sql.js'
 import { listedRecipe } from './visibility.js'
 
 export interface Page<T> { items: T[], total: number }
@@ -10,7 +11,7 @@ export interface Page<T> { items: T[], total: number }
 export interface Slice<T> { items: T[], hasNext: boolean }
 export type Fragment = ReturnType<typeof listedRecipe>
 
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
+export { escapeLike } from './sql.js'
 
 export function orderBy (db: Db, sort: RecipeSort) {
   switch (sort) {
@@ -87,8 +88,7 @@ export const slice = (found: RecipeView[], limit: number): Slice<RecipeView> => 
 
 /** How many rows match, counting no further than `cap` (the count stops there). */
 export async function countUpTo (db: Db, where: Fragment, cap: number): Promise<number> {
-  const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from (select 1 from recipes r where ${where} limit ${cap}) s`
-  return n
+  return await countRowsUpTo(db, db`recipes r`, where, cap)
 }
 
 /** The listing conditions of every filter but `search` (which list() splits into its two phases). */

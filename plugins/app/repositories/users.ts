@@ -7,6 +7,8 @@ import type { notificationSettings, users } from '../../../db/schema/index.js'
 import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView } from '../../../schemas/users.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
+import { escapeLike } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -85,7 +87,6 @@ const userColumns = (db: Db, viewerId: string | null) => db`
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
 export const usersRepository = {
   // ---- For every family ----
@@ -161,29 +162,11 @@ export const usersRepository = {
     await db`update users set oauth_provider = ${provider}, oauth_id = ${subject} where id = ${id}`
   },
 
-  /**
-   * Reserves one password attempt before the password is compared, in one statement (exact under concurrency):
-   * returns its number in the current series, or null when the account is locked (nothing reserved). The
-   * `maxAttempts`-th reservation sets the lock; a lock older than `lockSeconds` has expired and a new series starts.
-   */
-  async reserveLoginAttempt (db: Db, id: string, maxAttempts: number, lockSeconds: number): Promise<number | null> {
-    const [row] = await db<Array<Pick<UserRow, 'failedLoginAttempts'>>>`
-      update users set
-        failed_login_attempts = case when locked_at is null then failed_login_attempts + 1 else 1 end,
-        locked_at = case when (case when locked_at is null then failed_login_attempts + 1 else 1 end) >= ${maxAttempts}
-          then now() else null end
-      where id = ${id} and (locked_at is null or locked_at <= now() - make_interval(secs => ${lockSeconds}))
-      returning failed_login_attempts`
-    return row?.failedLoginAttempts ?? null
-  },
+  /** See lockout.ts: one reserved attempt, or null while the account is locked. */
+  reserveLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
+    await reserveLoginAttempt(db, 'users', id, maxAttempts, lockSeconds),
 
-  /** Seconds until the account's lock ends (null: not locked). */
-  async lockSecondsLeft (db: Db, id: string, lockSeconds: number): Promise<number | null> {
-    const [row] = await db<Array<{ secondsLeft: number | null }>>`
-      select ceil(extract(epoch from locked_at + make_interval(secs => ${lockSeconds}) - now()))::int as seconds_left
-      from users where id = ${id}`
-    return row?.secondsLeft == null || row.secondsLeft <= 0 ? null : row.secondsLeft
-  },
+  lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'users', id, lockSeconds),
 
   async recordSuccessfulLogin (db: Db, id: string): Promise<void> {
     await db`update users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`

@@ -135,13 +135,14 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       if (err instanceof FetchFailed) throw pageNotFetched(err.message)
       throw err
     }
-    const fetched = extractRecipe(page.body.toString('utf8'), page.url)
+    const fetchedHtml = page.body.toString('utf8')
+    const fetched = extractRecipe(fetchedHtml, page.url)
     if (complete(fetched) || !fastify.browser.available) {
       if (!usable(fetched)) throw new NoRecipeFound()
       return { preview: withSource(fetched, url), method: 'fetch' }
     }
     try {
-      const rendered = extractRecipe(await fastify.browser.render(page.url, page.body.toString('utf8')), page.url)
+      const rendered = extractRecipe(await fastify.browser.render(page.url, fetchedHtml), page.url)
       if (usable(rendered) && (!usable(fetched) || complete(rendered))) return { preview: withSource(rendered, url), method: 'browser' }
     } catch (err) {
       fastify.log.warn({ err, url }, 'browser render failed; using the fetched page')
