@@ -174,3 +174,48 @@ export const importLogs = pgTable('import_logs', {
   index('import_logs_user_idx').on(t.userId, t.createdAt),
   index('import_logs_created_brin_idx').using('brin', t.createdAt)
 ])
+
+/**
+ * What made a recipe, keyed per author: an import of one page or text, an AI request. A repeated or concurrent
+ * identical request finds the key in the creating transaction (the author's row is locked) and gets the recipe it
+ * made instead of a copy. The row goes with the recipe.
+ */
+export const recipeCreationKeys = pgTable('recipe_creation_keys', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** `import:<source key or content hash>`, `ai:<request hash>`: at most 200 characters. */
+  key: text('key').notNull(),
+  recipeId: text('recipe_id').notNull().references(() => recipes.id, { onDelete: 'cascade' }),
+  createdAt: createdAt()
+}, t => [
+  primaryKey({ columns: [t.userId, t.key] }),
+  index('recipe_creation_keys_recipe_idx').on(t.recipeId)
+])
+
+export const AI_GENERATION_STATUSES = ['pending', 'success', 'failed', 'refused'] as const
+
+/** One row per AI generation request: the log of decisions.md (user, prompt, model, tokens, latency, status, error). */
+export const aiGenerations = pgTable('ai_generations', {
+  id: id(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** The request as given (prompt, ingredients, cuisine, type, dietary, servings), bounded by the route schema. */
+  request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+  prompt: text('prompt'),
+  model: text('model'),
+  status: text('status').$type<typeof AI_GENERATION_STATUSES[number]>().notNull(),
+  error: text('error'),
+  recipeId: text('recipe_id').references(() => recipes.id, { onDelete: 'set null' }),
+  promptTokens: integer('prompt_tokens'),
+  completionTokens: integer('completion_tokens'),
+  totalTokens: integer('total_tokens'),
+  /** Provider calls made (a repair or grounding retry makes two). */
+  attempts: integer('attempts').notNull().default(0),
+  latencyMs: integer('latency_ms'),
+  /** Hash of the request: one identical request in flight per user (the partial unique index). */
+  requestKey: text('request_key').notNull(),
+  createdAt: createdAt(),
+  finishedAt: timestamptz('finished_at')
+}, t => [
+  index('ai_generations_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+  uniqueIndex('ai_generations_pending_idx').on(t.userId, t.requestKey).where(sql`status = 'pending'`),
+  index('ai_generations_created_brin_idx').using('brin', t.createdAt)
+])

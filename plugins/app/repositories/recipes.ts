@@ -53,6 +53,21 @@ export const recipesRepository = {
     await db`select 1 from recipes where id = ${id} for update`
   },
 
+  /** The recipe a creation key made within the last `withinSeconds`, if it still exists (recipe_creation_keys). */
+  async createdFor (db: Db, authorId: string, key: string, withinSeconds: number): Promise<string | null> {
+    const [row] = await db<Array<{ recipeId: string }>>`
+      select recipe_id from recipe_creation_keys
+      where user_id = ${authorId} and key = ${key} and created_at > now() - make_interval(secs => ${withinSeconds})`
+    return row?.recipeId ?? null
+  },
+
+  /** Records that `key` made `recipeId` (replacing an expired entry of the same key). */
+  async rememberCreation (db: Db, authorId: string, key: string, recipeId: string): Promise<void> {
+    await db`
+      insert into recipe_creation_keys (user_id, key, recipe_id) values (${authorId}, ${key}, ${recipeId})
+      on conflict (user_id, key) do update set recipe_id = excluded.recipe_id, created_at = now()`
+  },
+
   async countByAuthor (db: Db, authorId: string): Promise<number> {
     const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from recipes where author_id = ${authorId}`
     return n

@@ -1,13 +1,13 @@
 // Recipe import: a page (fetched safely, rendered by the headless browser when its recipe needs scripts, or captured
 // by the caller's browser), pasted text or a photo (OCR) becomes a preview or a recipe. Every route passes the same
 // gate (feature flag, monthly import allowance, recipe limit, a per-user rate), and every attempt is logged.
+import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import {
   ImportLimitReached, LegacyImportForbidden, NoRecipeFound, pageNotFetched, RecipeImportDisabled, RecipeLimitReached,
   UrlNotAllowed, validationError
 } from '../../../lib/errors.js'
-import { extractRecipe } from '../../../lib/recipe-import/extract/index.js'
 import { createOcr } from '../../../lib/recipe-import/ocr.js'
 import type { RecipePreview } from '../../../lib/recipe-import/preview.js'
 import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
@@ -26,9 +26,16 @@ declare module 'fastify' {
 export const IMPORTS_PER_HOUR = 60
 const MAX_DUPLICATES = 10
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+/** An identical import within this time returns the recipe the first one made (repeats, double submits, races). */
+export const IMPORT_REPEAT_SECONDS = 600
 
 type Source = 'url' | 'html' | 'preview' | 'text' | 'image' | 'legacy'
 interface Read { preview: RecipePreview, method: string }
+export interface Imported { recipe: RecipeView, created: boolean, recipeId: string, method: string }
+
+/** The creation key of an import: the page's source key, or a hash of the text, image or preview. */
+const importKey = (kind: string, content: string | Buffer) => `import:${kind}:${createHash('sha256').update(content).digest('base64url')}`
+const pageKey = (url: string, saveAsDraft: boolean) => importKey(saveAsDraft ? 'url' : 'url-published', sourceKey(url) ?? url)
 
 /** The recipe a preview becomes: a draft (unpublished) unless `saveAsDraft` is false; fields cut to the recipe bounds. */
 export function previewToRecipe (preview: RecipePreview, saveAsDraft: boolean): RecipeInput & { title: string } {
@@ -74,6 +81,7 @@ const complete = (preview: RecipePreview | null) => usable(preview) && preview.i
 
 export function createRecipeImportService (fastify: FastifyInstance) {
   const { db, importsRepository: imports, planService: plans } = fastify
+  const extract = fastify.extractor.extract
   const allowPrivate = fastify.config.importAllowPrivateHosts
   const ocr = createOcr({ maxConcurrent: 1 })
   fastify.addHook('onClose', async () => { await ocr.close() })
@@ -123,7 +131,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
   /** The page's recipe: captured HTML as given; otherwise fetched safely and, when scripts must fill it, rendered. */
   async function readPage (url: string, html: string | undefined): Promise<Read> {
     if (html != null) {
-      const preview = extractRecipe(html, url)
+      const preview = await extract(html, url)
       if (!usable(preview)) throw new NoRecipeFound()
       return { preview: { ...preview, sourceUrl: preview.sourceUrl ?? url }, method: 'captured' }
     }
@@ -136,13 +144,13 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       throw err
     }
     const fetchedHtml = page.body.toString('utf8')
-    const fetched = extractRecipe(fetchedHtml, page.url)
+    const fetched = await extract(fetchedHtml, page.url)
     if (complete(fetched) || !fastify.browser.available) {
       if (!usable(fetched)) throw new NoRecipeFound()
       return { preview: withSource(fetched, url), method: 'fetch' }
     }
     try {
-      const rendered = extractRecipe(await fastify.browser.render(page.url, fetchedHtml), page.url)
+      const rendered = await extract(await fastify.browser.render(page.url, fetchedHtml), page.url)
       if (usable(rendered) && (!usable(fetched) || complete(rendered))) return { preview: withSource(rendered, url), method: 'browser' }
     } catch (err) {
       fastify.log.warn({ err, url }, 'browser render failed; using the fetched page')
@@ -162,16 +170,19 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       .map(row => ({ ...row, createdAt: row.createdAt.toISOString() }))
   }
 
-  async function create (userId: string, preview: RecipePreview, saveAsDraft: boolean): Promise<RecipeView> {
-    return await fastify.recipeService.create({ id: userId }, previewToRecipe(preview, saveAsDraft), { spends: 'imports' })
+  /** Creates the recipe, or returns the one an identical import made within IMPORT_REPEAT_SECONDS. */
+  async function create (userId: string, preview: RecipePreview, saveAsDraft: boolean, key: string, method: string): Promise<Imported> {
+    const { recipe, created } = await fastify.recipeService.createOnce({ id: userId }, previewToRecipe(preview, saveAsDraft), {
+      spends: 'imports', key, withinSeconds: IMPORT_REPEAT_SECONDS
+    })
+    return { recipe, created, recipeId: recipe.id, method: created ? method : 'repeat' }
   }
 
-  async function fromPage (userId: string, source: Source, url: string, html: string | undefined, saveAsDraft: boolean) {
+  async function fromPage (userId: string, source: Source, url: string, html: string | undefined, saveAsDraft: boolean): Promise<Imported> {
     await gate(userId)
     return await logged(userId, source, 'create', url, async () => {
       const { preview, method } = await readPage(url, html)
-      const recipe = await create(userId, preview, saveAsDraft)
-      return { recipe, recipeId: recipe.id, method }
+      return await create(userId, preview, saveAsDraft, pageKey(preview.sourceUrl ?? url, saveAsDraft), method)
     })
   }
 
@@ -205,10 +216,8 @@ export function createRecipeImportService (fastify: FastifyInstance) {
 
     async fromPreview (userId: string, preview: RecipePreview, saveAsDraft: boolean) {
       await gate(userId)
-      return await logged(userId, 'preview', 'create', preview.sourceUrl, async () => {
-        const recipe = await create(userId, preview, saveAsDraft)
-        return { recipe, recipeId: recipe.id, method: 'preview' }
-      })
+      return await logged(userId, 'preview', 'create', preview.sourceUrl, async () =>
+        await create(userId, preview, saveAsDraft, importKey('preview', JSON.stringify([preview, saveAsDraft])), 'preview'))
     },
 
     async fromText (userId: string, text: string, saveAsDraft: boolean) {
@@ -216,8 +225,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       return await logged(userId, 'text', 'create', null, async () => {
         const preview = parseRecipeText(text)
         if (!usable(preview)) throw new NoRecipeFound()
-        const recipe = await create(userId, preview, saveAsDraft)
-        return { recipe, recipeId: recipe.id, method: 'text' }
+        return await create(userId, preview, saveAsDraft, importKey('text', JSON.stringify([text.trim(), saveAsDraft])), 'text')
       })
     },
 
@@ -227,8 +235,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       return await logged(userId, 'image', 'create', null, async () => {
         const preview = parseRecipeText(await ocr.recognize(bytes))
         if (!usable(preview)) throw new NoRecipeFound()
-        const recipe = await create(userId, preview, saveAsDraft)
-        return { recipe, recipeId: recipe.id, method: 'ocr' }
+        return await create(userId, preview, saveAsDraft, importKey(saveAsDraft ? 'image' : 'image-published', bytes), 'ocr')
       })
     }
   }
@@ -238,5 +245,5 @@ export default fp(async fastify => {
   fastify.decorate('recipeImportService', createRecipeImportService(fastify))
 }, {
   name: 'recipe-import-service',
-  dependencies: ['imports-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'browser']
+  dependencies: ['imports-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'browser', 'extractor']
 })

@@ -21,6 +21,15 @@ export interface CreateOptions {
   spends?: UsageKind
 }
 
+export interface CreateOnceOptions extends CreateOptions {
+  /**
+   * What makes this request the same as an earlier one (`import:<hash>`, `ai:<hash>`, at most 200 characters). A
+   * request with a key that made a recipe within `withinSeconds` gets that recipe back, spending nothing.
+   */
+  key: string
+  withinSeconds: number
+}
+
 const REMOVE_ORPHAN_TAGS_JOB = 'tags.remove-orphans'
 
 export function createRecipeService (fastify: FastifyInstance) {
@@ -51,6 +60,41 @@ export function createRecipeService (fastify: FastifyInstance) {
   async function dropOrphanTags (tx: Db, tagIds: string[]): Promise<void> {
     if (tagIds.length === 0) return
     await fastify.queue.send(REMOVE_ORPHAN_TAGS_JOB, { tagIds }, tx)
+  }
+
+  /**
+   * Creates a recipe for `author`: plan limit check, slug, row, tags, audience, spent allowance and the followers'
+   * notification job commit together. The author's row is locked, so the limit, the slug and a creation key are exact
+   * even when the same author creates many recipes at once.
+   */
+  async function createRecipe (author: { id: string }, input: RecipeInput & { title: string }, options: CreateOptions & Partial<CreateOnceOptions>): Promise<{ recipe: RecipeView, created: boolean }> {
+    return await fastify.transaction(async tx => {
+      await fastify.usersRepository.lock(tx, author.id)
+      if (options.key != null) {
+        const made = await recipes.createdFor(tx, author.id, options.key, options.withinSeconds ?? 0)
+        if (made != null) return { recipe: await get(made, author.id, tx), created: false }
+      }
+      const fields = recipeFields(await withImage(tx, author.id, input))
+      const { limits } = await fastify.planService.forUser(author.id, tx)
+      // The allowance first: the counter's row update is exact under concurrent imports (its row lock orders them).
+      if (options.spends != null) {
+        const used = await fastify.planService.spend(tx, author.id, options.spends)
+        const limit = limits[options.spends]
+        if (limit != null && used > limit) {
+          throw options.spends === 'imports' ? new ImportLimitReached({ limit, used: used - 1 }) : new AiLimitReached({ limit, used: used - 1 })
+        }
+      }
+      if (limits.recipes != null) {
+        const used = await recipes.countByAuthor(tx, author.id)
+        if (used >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used })
+      }
+      const id = await recipes.insert(tx, author.id, await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe')), fields)
+      await tags.setForRecipe(tx, id, normalizeTags(input.tags))
+      if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
+      if (fields.published === true && fields.visibility !== 'private') await fastify.notificationService.newRecipe(tx, id)
+      if (options.key != null) await recipes.rememberCreation(tx, author.id, options.key, id)
+      return { recipe: await get(id, author.id, tx), created: true }
+    })
   }
 
   /** Writes `input` over the recipe (author only), keeping the current version as a revision. */
@@ -113,34 +157,17 @@ export function createRecipeService (fastify: FastifyInstance) {
       return await recipes.feed(fastify.db, userId, before, limit)
     },
 
-    /**
-     * Creates a recipe for `author`: plan limit check, slug, row, tags, audience, spent allowance and the followers'
-     * notification job commit together. The author's row is locked, so the limit and the slug are exact even when
-     * the same author creates many recipes at once.
-     */
+    /** Creates a recipe for `author` (see createRecipe). */
     async create (author: { id: string }, input: RecipeInput & { title: string }, options: CreateOptions = {}): Promise<RecipeView> {
-      return await fastify.transaction(async tx => {
-        await fastify.usersRepository.lock(tx, author.id)
-        const fields = recipeFields(await withImage(tx, author.id, input))
-        const { limits } = await fastify.planService.forUser(author.id, tx)
-        // The allowance first: the counter's row update is exact under concurrent imports (its row lock orders them).
-        if (options.spends != null) {
-          const used = await fastify.planService.spend(tx, author.id, options.spends)
-          const limit = limits[options.spends]
-          if (limit != null && used > limit) {
-            throw options.spends === 'imports' ? new ImportLimitReached({ limit, used: used - 1 }) : new AiLimitReached({ limit, used: used - 1 })
-          }
-        }
-        if (limits.recipes != null) {
-          const used = await recipes.countByAuthor(tx, author.id)
-          if (used >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used })
-        }
-        const id = await recipes.insert(tx, author.id, await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe')), fields)
-        await tags.setForRecipe(tx, id, normalizeTags(input.tags))
-        if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
-        if (fields.published === true && fields.visibility !== 'private') await fastify.notificationService.newRecipe(tx, id)
-        return await get(id, author.id, tx)
-      })
+      return (await createRecipe(author, input, options)).recipe
+    },
+
+    /**
+     * `create` made idempotent by a key: repeated and concurrent identical requests (the author's row lock orders
+     * them) get the first one's recipe, `created: false`.
+     */
+    async createOnce (author: { id: string }, input: RecipeInput & { title: string }, options: CreateOnceOptions): Promise<{ recipe: RecipeView, created: boolean }> {
+      return await createRecipe(author, input, options)
     },
 
     edit,

@@ -2,7 +2,7 @@
 // legacy route, and create from an edited preview.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { IMPORTS_PER_HOUR } from '../../../plugins/app/services/recipe-import.js'
+import { IMPORT_REPEAT_SECONDS, IMPORTS_PER_HOUR } from '../../../plugins/app/services/recipe-import.js'
 import { EnvelopeError, ref } from '../../../schemas/common.js'
 import {
   FromPreviewBody, FromUrlBody, IMPORT_BODY_LIMIT, ImportedResponse, LegacyImportBody, PreviewBody, PreviewResponse
@@ -10,7 +10,8 @@ import {
 
 const Envelope = ref(EnvelopeError)
 const GATE = 'Needs the `recipe-import` feature for your plan and account, a monthly import left and room under the ' +
-  `plan's recipe limit (403 otherwise); at most ${IMPORTS_PER_HOUR} imports an hour (429).`
+  `plan's recipe limit (403 otherwise); at most ${IMPORTS_PER_HOUR} imports an hour (429). The same page (or preview) ` +
+  `again within ${IMPORT_REPEAT_SECONDS / 60} minutes answers 200 with the recipe the first import made, spending nothing.`
 const FETCH = 'The page is fetched from its address only when every address its host resolves to is public, on every ' +
   'redirect too (400 `URL not allowed` otherwise); 15 s and 5 MB at most (502 when the page does not come back). ' +
   'When its recipe is filled in by scripts, a headless browser renders it, its every request checked the same way. ' +
@@ -44,11 +45,11 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'Import a recipe page as a recipe',
       description: `${FETCH} ${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import.`,
       body: FromUrlBody,
-      response: { 201: ImportedResponse, ...pageErrors }
+      response: { 200: ImportedResponse, 201: ImportedResponse, ...pageErrors }
     }
   }, async (request, reply) => {
-    const { recipe } = await service.fromUrl(currentUser(request).id, request.body.url, request.body.html, request.body.saveAsDraft ?? true)
-    return await reply.code(201).send({ success: true, recipe })
+    const { recipe, created } = await service.fromUrl(currentUser(request).id, request.body.url, request.body.html, request.body.saveAsDraft ?? true)
+    return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 
   fastify.post('/import', {
@@ -58,12 +59,12 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'Import a recipe page (older clients)',
       description: `The older form of from-url: \`userId\` must be your own id (403 otherwise) and the recipe is yours. ${GATE}`,
       body: LegacyImportBody,
-      response: { 201: ImportedResponse, ...pageErrors }
+      response: { 200: ImportedResponse, 201: ImportedResponse, ...pageErrors }
     }
   }, async (request, reply) => {
     const { url, userId, saveAsDraft } = request.body
-    const { recipe } = await service.legacy(currentUser(request).id, userId, url, saveAsDraft ?? true)
-    return await reply.code(201).send({ success: true, recipe })
+    const { recipe, created } = await service.legacy(currentUser(request).id, userId, url, saveAsDraft ?? true)
+    return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 
   fastify.post('/from-preview', {
@@ -73,11 +74,11 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'Save a preview (as returned by preview, possibly edited) as a recipe',
       description: `${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import.`,
       body: FromPreviewBody,
-      response: { 201: ImportedResponse, 400: Envelope, 403: Envelope, 429: Envelope }
+      response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 429: Envelope }
     }
   }, async (request, reply) => {
-    const { recipe } = await service.fromPreview(currentUser(request).id, request.body.preview, request.body.saveAsDraft ?? true)
-    return await reply.code(201).send({ success: true, recipe })
+    const { recipe, created } = await service.fromPreview(currentUser(request).id, request.body.preview, request.body.saveAsDraft ?? true)
+    return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 }
 

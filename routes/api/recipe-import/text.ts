@@ -1,12 +1,14 @@
 // Import from pasted text or a photo of a recipe (OCR, then the text path).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { IMPORT_REPEAT_SECONDS } from '../../../plugins/app/services/recipe-import.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { EnvelopeError, ref } from '../../../schemas/common.js'
 import { FromImageBody, FromTextBody, IMAGE_BODY_LIMIT, ImportedResponse, MAX_IMPORT_TEXT } from '../../../schemas/recipe-import.js'
 
 const Envelope = ref(EnvelopeError)
 const GATE = 'Needs the `recipe-import` feature, a monthly import left and room under the recipe limit (403 otherwise). ' +
-  'Saved as a draft unless `saveAsDraft` is false.'
+  'Saved as a draft unless `saveAsDraft` is false. The same text or image again within ' + `${IMPORT_REPEAT_SECONDS / 60} ` +
+  'minutes (a repeat, a double submit) answers 200 with the recipe the first import made, spending nothing.'
 
 const text: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.recipeImportService
@@ -19,11 +21,11 @@ const text: FastifyPluginAsyncTypebox = async fastify => {
       description: `Title, ingredients and steps are found by their headings or by layout (at most ${MAX_IMPORT_TEXT} ` +
         `characters). Nothing recipe-like: 422. ${GATE}`,
       body: FromTextBody,
-      response: { 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope }
+      response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope }
     }
   }, async (request, reply) => {
-    const { recipe } = await service.fromText(currentUser(request).id, request.body.text, request.body.saveAsDraft ?? true)
-    return await reply.code(201).send({ success: true, recipe })
+    const { recipe, created } = await service.fromText(currentUser(request).id, request.body.text, request.body.saveAsDraft ?? true)
+    return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 
   fastify.post('/from-image', {
@@ -35,11 +37,11 @@ const text: FastifyPluginAsyncTypebox = async fastify => {
       description: 'The image is base64 (at least 100 characters; at most 5 MB decoded), read with OCR (English) on ' +
         `this server, then parsed as text. ${GATE}`,
       body: FromImageBody,
-      response: { 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 503: Envelope }
+      response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 503: Envelope }
     }
   }, async (request, reply) => {
-    const { recipe } = await service.fromImage(currentUser(request).id, request.body.image, request.body.saveAsDraft ?? true)
-    return await reply.code(201).send({ success: true, recipe })
+    const { recipe, created } = await service.fromImage(currentUser(request).id, request.body.image, request.body.saveAsDraft ?? true)
+    return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 }
 

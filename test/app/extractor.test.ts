@@ -1,0 +1,31 @@
+// Recipe extraction runs in worker threads: a heavy page does not hold up other requests, a runaway one is abandoned.
+import t from 'tap'
+import { EXTRACT_LIMITS } from '../../plugins/external/extractor.js'
+import { build } from '../helper.js'
+
+const recipe = (name: string) => `<script type="application/ld+json">${JSON.stringify({ '@type': 'Recipe', name, recipeIngredient: ['1 egg'], recipeInstructions: ['Boil.'] })}</script>`
+/** About 2 MB of ordinary markup around a recipe: hundreds of milliseconds of parsing. */
+const heavy = `<!doctype html><html><head>${recipe('Heavy Egg')}</head><body>${'<div><p>filler <b>text</b> &amp; more</p><ul><li>a</li><li>b</li></ul></div>'.repeat(25_000)}</body></html>`
+
+t.test('a heavy page is read off the event loop: requests are answered while it is being read', async t => {
+  const app = await build(t)
+  let read = false
+  const reading = app.extractor.extract(heavy, 'https://example.com/egg').then(result => { read = true; return result })
+  const health = await app.inject({ method: 'GET', url: '/healthz' })
+  t.equal(health.statusCode, 200)
+  t.equal(read, false, 'the health check was answered before the page was read')
+  const preview = await reading
+  t.equal(preview?.title, 'Heavy Egg')
+  t.same(preview?.ingredients.map(i => i.text), ['1 egg'])
+})
+
+t.test('a page whose reading takes too long is abandoned as no recipe; the pool goes on', async t => {
+  const app = await build(t)
+  const limit = EXTRACT_LIMITS.timeoutMs
+  EXTRACT_LIMITS.timeoutMs = 1
+  t.teardown(() => { EXTRACT_LIMITS.timeoutMs = limit })
+  await t.rejects(app.extractor.extract(heavy, 'https://example.com/egg'), { code: 'NO_RECIPE_FOUND' })
+  EXTRACT_LIMITS.timeoutMs = limit
+  const small = await app.extractor.extract(`<html><head>${recipe('Small Egg')}</head></html>`, 'https://example.com/small')
+  t.equal(small?.title, 'Small Egg', 'a new worker reads the next page')
+})
