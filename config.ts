@@ -30,6 +30,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_ROUTER_MAX: Type.Integer({ minimum: 1, default: 100 }),
   RATE_LIMIT_AUTH_MAX: Type.Integer({ minimum: 1, default: 15 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 15 * 60 * 1000 }),
+  RATE_LIMIT_IMPORTS_PER_HOUR: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_AI_PER_HOUR: Type.Integer({ minimum: 1, default: 30 }),
   ADMIN_BOOTSTRAP_EMAIL: Type.Optional(Type.String({ pattern: String.raw`^[^@\s]+@[^@\s]+\.[^@\s]+$` })),
   ADMIN_BOOTSTRAP_USERNAME: Type.Optional(Type.String({ minLength: 3 })),
   ADMIN_BOOTSTRAP_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
@@ -102,7 +104,8 @@ export interface Config {
   /** Name of the web proxy's httpOnly session cookie. */
   authCookie: string
   trustProxy: string
-  rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number }
+  /** Requests per window; imports and AI generations per user and hour. */
+  rateLimit: { globalMax: number, routerMax: number, authMax: number, windowMs: number, importsPerHour: number, aiPerHour: number }
   adminBootstrap?: { email: string, username: string, password: string }
   publicUrl: string
   /** The API's own public address (no trailing slash): links in emails point here. */
@@ -275,7 +278,9 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
       globalMax: env.RATE_LIMIT_GLOBAL_MAX,
       routerMax: env.RATE_LIMIT_ROUTER_MAX,
       authMax: env.RATE_LIMIT_AUTH_MAX,
-      windowMs: env.RATE_LIMIT_WINDOW_MS
+      windowMs: env.RATE_LIMIT_WINDOW_MS,
+      importsPerHour: env.RATE_LIMIT_IMPORTS_PER_HOUR,
+      aiPerHour: env.RATE_LIMIT_AI_PER_HOUR
     },
     adminBootstrap: env.ADMIN_BOOTSTRAP_EMAIL != null
       ? { email: env.ADMIN_BOOTSTRAP_EMAIL, username: env.ADMIN_BOOTSTRAP_USERNAME!, password: env.ADMIN_BOOTSTRAP_PASSWORD! }

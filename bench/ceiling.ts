@@ -5,6 +5,8 @@
 //     GET /search?q=   the same, where lower(title) like '%q%'
 //     GET /pk/:id      a user row by primary key
 //     GET /bcrypt      bcrypt compare (cost 12, the service's library) of the bench password: the login ceiling
+//     POST /extract    { html, url }: the service's recipe extractor (lib/recipe-import) on the event loop, answering
+//                      the preview: the import ceiling
 //     and the households' reads and write, each one statement with the service's access rules (bench/households.ts):
 //     GET /mealplan/:id      a meal plan the reader may see, its owner and its planned meals with their recipe summaries
 //     GET /planned?from=&to= the reader's planned meals (calendar and visible plans) within the dates, with the total
@@ -26,6 +28,7 @@ import sharp from 'sharp'
 import { AISLES, mergeIngredients, servingsFactor } from '../lib/grocery.js'
 import { IMAGE_LIMITS } from '../lib/images.js'
 import { normalizeIngredients } from '../lib/ingredients.js'
+import { extractRecipe } from '../lib/recipe-import/extract/index.js'
 import { CEILING_LIST_NAME } from './households.js'
 import { READER_ID } from './seed.js'
 
@@ -74,6 +77,7 @@ if (mode === 'hello') {
     return { user }
   })
   app.get('/bcrypt', async () => ({ ok: await bcrypt.compare(password, hash) }))
+  app.post<{ Body: { html: string, url: string } }>('/extract', async request => ({ preview: extractRecipe(request.body.html, request.body.url) }))
 
   // Households, as the reader (from-plan: as the user named in the body). The same access rules as the service
   // (plugins/app/repositories/household-access.ts, visibility.ts), written out once here.

@@ -182,6 +182,8 @@ export function evaluate (summary: Summary[], peakRssMb: number): Check[] {
   // Every admin request writes twice (the session's last_seen_at, the audit entry) where the ceiling reads one row:
   // GET /api/admin/test, which does nothing else, measured 12-14% of this ceiling (bench/README.md).
   ratio('admin-analytics', 0.1, 'admin analytics (cached) req/s')
+  // The gate (flag, plan, allowance, recipe count), the duplicates lookup and the import log around the same extraction.
+  ratio('import-preview', 0.5, 'recipe import preview (captured page) req/s')
   const flood = by('login-detail')
   const floodRatio = flood?.p99 != null && flood.baselineP99 != null ? flood.p99 / flood.baselineP99 : undefined
   checks.push({

@@ -32,7 +32,7 @@ const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
   'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config',
-  'admin-analytics']
+  'admin-analytics', 'import-preview']
 const ADMIN_SCENARIOS = ['admin-analytics']
 const MEDIA_SCENARIOS = ['media-file', 'media-upload']
 const HOUSEHOLD_SCENARIOS = ['mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan']
@@ -87,6 +87,8 @@ async function startServers (dataset: Dataset, work: string, withMedia: boolean)
     RATE_LIMIT_GLOBAL_MAX: LIFTED,
     RATE_LIMIT_ROUTER_MAX: LIFTED,
     RATE_LIMIT_AUTH_MAX: LIFTED,
+    RATE_LIMIT_IMPORTS_PER_HOUR: LIFTED,
+    RATE_LIMIT_AI_PER_HOUR: LIFTED,
     ...(redisUrl != null && redisUrl !== '' && { REDIS_URL: redisUrl })
   }
   const secrets = { JWT_SECRET: randomBytes(32).toString('base64url'), ADMIN_JWT_SECRET: randomBytes(32).toString('base64url') }
@@ -277,7 +279,7 @@ async function main (): Promise<number> {
     const all = scenarios(runtime)
     const selected = all.filter(s => names.includes(s.name)).map(s => isL ? { ...s, throughput: false, ceiling: undefined } : s)
     const ceilingOf: Record<CeilingName, Child | undefined> = {
-      list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media, mealplan: db, planned: db, grocery: db, 'from-plan': db
+      list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media, mealplan: db, planned: db, grocery: db, 'from-plan': db, extract: db
     }
     const ceilingLoad = ceilingLoads(runtime)
     const records = selected.map((s): ScenarioRecord => ({ name: s.name, label: s.label, ceiling: s.ceiling, rounds: [] }))

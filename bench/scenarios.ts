@@ -3,11 +3,12 @@
 import {
   CEILING_LIST_NAME, groceryListProblem, mealPlanProblem, newListProblem, PLANNED_MEALS, plannedWeekPath, plannedWeekProblem, WEEK, type Household
 } from './households.js'
+import { IMPORT_PAGE_INGREDIENTS, IMPORT_PAGE_TITLE, IMPORT_PAGE_URL, importPage } from './import-page.js'
 import type { Load, Step } from './load.js'
 import { looksLikeWebp, multipartFile, UPLOAD_SIZE, type StoredFile } from './media.js'
 import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, STORM_USERS, ZERO_TERM, authorId, isListed, recipeId, stormId, type Shape } from './seed.js'
 
-export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp' | 'mealplan' | 'planned' | 'grocery' | 'from-plan'
+export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp' | 'mealplan' | 'planned' | 'grocery' | 'from-plan' | 'extract'
 
 export interface Scenario {
   name: string
@@ -58,6 +59,16 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 const isRecipe = (r: Body) => r != null && typeof r.id === 'string' && typeof r.title === 'string' && typeof r.author?.username === 'string'
 const mentions = (r: Body, term: string) =>
   String(r.title).toLowerCase().includes(term) || (Array.isArray(r.ingredients) && r.ingredients.some((i: Body) => String(i?.text).toLowerCase().includes(term)))
+
+/** Imports at once: the service queues 32 pages behind its extraction threads and answers 503 past that. */
+export const IMPORT_CONNECTIONS = 16
+const importBody = JSON.stringify({ url: IMPORT_PAGE_URL, html: importPage() })
+/** The import preview of bench/import-page.ts: null, or what is wrong. */
+function importPreviewProblem (preview: Body): string | null {
+  if (preview?.title !== IMPORT_PAGE_TITLE) return `title ${JSON.stringify(preview?.title)}`
+  if (preview.ingredients?.length !== IMPORT_PAGE_INGREDIENTS) return `${preview.ingredients?.length} ingredients`
+  return preview.instructions?.length === 7 && preview.totalTime === 40 ? null : 'steps or times wrong'
+}
 
 /** A page of `size` recipes: null, or what is wrong. */
 function recipePage (body: Body, size: number, page = 1): string | null {
@@ -434,6 +445,22 @@ export function scenarios (runtime: Runtime): Scenario[] {
           latency: true
         }]),
     {
+      name: 'import-preview',
+      label: `recipe import preview of a captured ${Math.round(importBody.length / 1024)} kB page, POST /api/recipe-import/preview (reader)`,
+      load: [{
+        method: 'POST',
+        path: '/api/recipe-import/preview',
+        headers: { ...reader, 'content-type': 'application/json' },
+        body: importBody,
+        check: body => body?.success === true && Array.isArray(body.duplicates) ? importPreviewProblem(body.preview) : 'not a preview envelope'
+      }],
+      ceiling: 'extract',
+      throughput: true,
+      latency: true,
+      // The service reads at most EXTRACT_LIMITS.queued pages waiting (503 beyond): stay within it.
+      connections: { throughput: IMPORT_CONNECTIONS, latency: IMPORT_CONNECTIONS }
+    },
+    {
       name: 'nutrition-recipe',
       label: 'recipe nutrition, GET /api/nutrition/recipes/:id, anonymous (1,000 recipes in turn)',
       load: [nutritionStep(shape)],
@@ -519,6 +546,13 @@ export function ceilingLoads (runtime: Pick<Runtime, 'media' | 'household'>): Re
     }],
     hello: [{ path: '/', check: body => body?.hello === 'world' ? null : 'not hello' }],
     bcrypt: [{ path: '/bcrypt', check: body => body?.ok === true ? null : 'bcrypt compare failed' }],
+    extract: [{
+      method: 'POST',
+      path: '/extract',
+      headers: { 'content-type': 'application/json' },
+      body: importBody,
+      check: body => importPreviewProblem(body?.preview)
+    }],
     file: media == null ? [] : [{ path: `/file/${media.file.userId}/${media.file.fileName}`, raw: true, check: webpFile(media.file, false) }],
     sharp: media == null
       ? []
@@ -558,5 +592,6 @@ export const CEILING_LABELS: Record<CeilingName, string> = {
   mealplan: `bare /mealplan/:id (plan + ${PLANNED_MEALS} meals, one statement)`,
   planned: 'bare /planned?from=&to= (the week\'s meals + total, one statement)',
   grocery: 'bare /grocery/:id (list + items, one statement)',
-  'from-plan': 'bare /from-plan (one read, the same merge, one insert statement)'
+  'from-plan': 'bare /from-plan (one read, the same merge, one insert statement)',
+  extract: 'bare /extract (the same extractor on the event loop)'
 }

@@ -22,8 +22,6 @@ declare module 'fastify' {
   }
 }
 
-/** Imports (previews included) a user may start per hour, on top of the plan's monthly allowance. */
-export const IMPORTS_PER_HOUR = 60
 const MAX_DUPLICATES = 10
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 /** An identical import within this time returns the recipe the first one made (repeats, double submits, races). */
@@ -88,7 +86,8 @@ export function createRecipeImportService (fastify: FastifyInstance) {
 
   /** Strict auth is the route's; then the flag, the monthly allowance and the recipe limit (exact again at creation). */
   async function gate (userId: string): Promise<void> {
-    await fastify.rateLimits.perUser('recipe-import', userId, IMPORTS_PER_HOUR, 3600)
+    // Imports (previews included) a user may start per hour, on top of the plan's monthly allowance.
+    await fastify.rateLimits.perUser('recipe-import', userId, fastify.config.rateLimit.importsPerHour, 3600)
     if (!(await plans.isEnabled('recipe-import', userId))) throw new RecipeImportDisabled()
     const [{ limits }, used, recipes] = await Promise.all([
       plans.forUser(userId),

@@ -2,15 +2,15 @@
 // legacy route, and create from an edited preview.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
-import { IMPORT_REPEAT_SECONDS, IMPORTS_PER_HOUR } from '../../../plugins/app/services/recipe-import.js'
+import { IMPORT_REPEAT_SECONDS } from '../../../plugins/app/services/recipe-import.js'
 import { EnvelopeError, ref } from '../../../schemas/common.js'
 import {
   FromPreviewBody, FromUrlBody, IMPORT_BODY_LIMIT, ImportedResponse, LegacyImportBody, PreviewBody, PreviewResponse
 } from '../../../schemas/recipe-import.js'
 
 const Envelope = ref(EnvelopeError)
-const GATE = 'Needs the `recipe-import` feature for your plan and account, a monthly import left and room under the ' +
-  `plan's recipe limit (403 otherwise); at most ${IMPORTS_PER_HOUR} imports an hour (429). The same page (or preview) ` +
+const gate = (importsPerHour: number) => 'Needs the `recipe-import` feature for your plan and account, a monthly import left and room under the ' +
+  `plan's recipe limit (403 otherwise); at most ${importsPerHour} imports an hour (429). The same page (or preview) ` +
   `again within ${IMPORT_REPEAT_SECONDS / 60} minutes answers 200 with the recipe the first import made, spending nothing.`
 const FETCH = 'The page is fetched from its address only when every address its host resolves to is public, on every ' +
   'redirect too (400 `URL not allowed` otherwise); 15 s and 5 MB at most (502 when the page does not come back). ' +
@@ -20,6 +20,7 @@ const pageErrors = { 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope,
 
 const pages: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.recipeImportService
+  const GATE = gate(fastify.config.rateLimit.importsPerHour)
 
   fastify.post('/preview', {
     bodyLimit: IMPORT_BODY_LIMIT + 64 * 1024,
