@@ -55,6 +55,7 @@ const EnvSchema = Type.Object({
   AI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   AI_API_KEY: Type.Optional(Type.String()),
   AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
+  AI_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   CHROMIUM_PATH: Type.Optional(Type.String()),
   IMPORT_ALLOW_PRIVATE_HOSTS: Type.Boolean({ default: false }),
   /** Client-side analytics the web app may load (GET /api/analytics/config); unset: none. */
@@ -119,7 +120,7 @@ export interface Config {
     publicUrl: string
     s3?: { endPoint: string, port?: number, useSSL: boolean, accessKey: string, secretKey: string, bucket: string, region: string }
   }
-  ai: { baseUrl?: string, apiKey?: string, model: string }
+  ai: { baseUrl?: string, apiKey?: string, model: string, timeoutMs: number }
   chromiumPath?: string
   importAllowPrivateHosts: boolean
   /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
@@ -289,7 +290,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     apiPublicUrl: (env.API_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     storage,
-    ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL },
+    ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS },
     chromiumPath: env.CHROMIUM_PATH,
     importAllowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS,
     vapid,

@@ -201,3 +201,18 @@ export const NoRecipeFound = named('NO_RECIPE_FOUND', 422, 'No recipe found')
 /** The page did not come back (timeout, too large, not HTML, an error status): the reason is in `details`. */
 export const pageNotFetched = (reason: string) => new HttpError(502, 'The page could not be fetched', { code: 'PAGE_NOT_FETCHED', details: [reason] })
 export const ImportBusy = named('IMPORT_BUSY', 503, 'Import service busy, please retry')
+
+// AI recipe generation (/api/ai-recipes); AiLimitReached is above with the usage limits
+export const AiRecipesDisabled = named('AI_RECIPES_DISABLED', 403, 'AI recipes are not available for your account')
+export const AiGenerationInProgress = named('AI_GENERATION_IN_PROGRESS', 409, 'An identical generation is in progress')
+export const IdempotencyKeyReused = named('IDEMPOTENCY_KEY_REUSED', 422, 'This Idempotency-Key was already used with a different request')
+/** The model declined the request (not food or drink, unsafe): its reason is in `details`. */
+export const aiRequestDeclined = (reason: string) => new HttpError(422, 'The AI declined this request', { code: 'AI_REQUEST_DECLINED', details: [reason] })
+/** The model's replies were not a usable recipe after the repair and grounding retries: why, attempt by attempt. */
+export const aiUnusableRecipe = (details: string[]) => new HttpError(502, 'AI provider returned an unusable recipe', { code: 'AI_UNUSABLE_RECIPE', details })
+/** The provider failed (5xx, a refused key, a broken answer, unreachable): the reason is in `details`. */
+export const aiProviderFailed = (reason: string) => new HttpError(502, 'AI provider error', { code: 'AI_PROVIDER_ERROR', details: [reason] })
+export const AiProviderNotConfigured = named('AI_PROVIDER_NOT_CONFIGURED', 503, 'AI provider not configured')
+/** The provider rate-limited us (its 429): try again later; `retryAfter` is the provider's wait when it gave one. */
+export const aiProviderBusy = (retryAfter = 30) => new HttpError(503, 'AI provider is busy, please retry', { code: 'AI_PROVIDER_BUSY', extra: { retryAfter } })
+export const aiProviderTimeout = (seconds: number) => new HttpError(504, 'AI provider timed out', { code: 'AI_PROVIDER_TIMEOUT', details: [`no complete answer within ${seconds} s`] })

@@ -263,6 +263,24 @@ export const ExportImport = Type.Object({
 })
 export type ExportImportView = Static<typeof ExportImport>
 
+export const ExportAiGeneration = Type.Object({
+  id: Id,
+  status: Type.String(),
+  request: Json,
+  prompt: Nullable(Type.String()),
+  model: Nullable(Type.String()),
+  promptTokens: Nullable(Type.Integer()),
+  completionTokens: Nullable(Type.Integer()),
+  totalTokens: Nullable(Type.Integer()),
+  attempts: Type.Integer(),
+  latencyMs: Nullable(Type.Integer()),
+  recipeId: Nullable(Id),
+  error: Nullable(Type.String()),
+  createdAt: DateTime,
+  finishedAt: Nullable(DateTime)
+})
+export type ExportAiGenerationView = Static<typeof ExportAiGeneration>
+
 export const ExportCcpaRequest = Type.Object({
   id: Id,
   email: Type.String(),
@@ -316,6 +334,7 @@ export const GdprExportSupportTickets = section('SupportTickets', ExportSupportT
 export const GdprExportCcpaRequests = section('CcpaRequests', ExportCcpaRequest, 'CCPA requests you made while signed in')
 export const GdprExportDataDeletionRequests = section('DataDeletionRequests', ExportDeletionRequest, 'Your account or data deletion requests')
 export const GdprExportImports = section('Imports', ExportImport, 'Your recipe imports: source, page address, outcome')
+export const GdprExportAiGenerations = section('AiGenerations', ExportAiGeneration, 'Your AI recipe generations: request, instructions sent, model, tokens, outcome')
 export const GdprExportEmails = section('Emails', ExportEmail, 'The log of emails written to you: kind, subject, status and dates, not the bodies')
 
 export const DataExport = Type.Object({
@@ -349,6 +368,7 @@ export const DataExport = Type.Object({
   ccpaRequests: ref(GdprExportCcpaRequests),
   dataDeletionRequests: ref(GdprExportDataDeletionRequests),
   imports: ref(GdprExportImports),
+  aiGenerations: ref(GdprExportAiGenerations),
   emails: ref(GdprExportEmails)
 }, {
   $id: 'GdprExport',

@@ -148,6 +148,9 @@ export const dataDeletionRepository = {
     await db`delete from meal_plans where user_id = ${userId}`
     await db`delete from grocery_lists where user_id = ${userId}`
     await db`delete from media where user_id = ${userId}`
+    // What the user imported and asked the AI for (URLs, prompts); the month's usage counts stay with the plan.
+    await db`delete from import_logs where user_id = ${userId}`
+    await db`delete from ai_generations where user_id = ${userId}`
     await db`update users set avatar_url = null, bio = null, location = null, updated_at = now() where id = ${userId}`
   }
 }

@@ -11,7 +11,7 @@ import type {
   ExportCcpaRequestView, ExportCollectionView, ExportCommentView, ExportDeletionRequestView, ExportEmailView, ExportFamilyView,
   ExportFollowView, ExportGroceryListView, ExportMarkView, ExportMealPlanView, ExportMediaRow, ExportNotificationView,
   ExportPlannedMealView, ExportRatingView, ExportRecipeView, ExportReportView, ExportShareView, ExportSubscriptionView,
-  ExportImportView, ExportSupportTicketView, ExportUsageView, ExportUserView
+  ExportAiGenerationView, ExportImportView, ExportSupportTicketView, ExportUsageView, ExportUserView
 } from '../../../schemas/gdpr.js'
 import type { PushSubscriptionView } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
@@ -196,6 +196,12 @@ export const dataExportRepository = {
   imports: (db: Db, userId: string) => rows(db<ExportImportView[]>`
     select id, source, mode, url, status, error, recipe_id, duration_ms, ${iso(db, 'created_at')} as created_at
     from import_logs x where x.user_id = ${userId} order by x.created_at, x.id`),
+
+  /** AI generations with the request and the instructions sent (not the request key, a hash used for idempotency). */
+  aiGenerations: (db: Db, userId: string) => rows(db<ExportAiGenerationView[]>`
+    select id, status, request, prompt, model, prompt_tokens, completion_tokens, total_tokens, attempts, latency_ms, recipe_id,
+      error, ${iso(db, 'created_at')} as created_at, ${iso(db, 'finished_at')} as finished_at
+    from ai_generations x where x.user_id = ${userId} order by x.created_at, x.id`),
 
   /** The email log rows addressed to the user, without their bodies or headers. */
   emails: (db: Db, userId: string) => rows(db<ExportEmailView[]>`

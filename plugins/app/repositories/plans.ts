@@ -125,6 +125,11 @@ export const plansRepository = {
     return row.count
   },
 
+  /** Gives back one use counted in `period` (work that reserved it failed); never below zero. */
+  async decrement (db: Db, userId: string, kind: UsageKind, period: string): Promise<void> {
+    await db`update usage set count = count - 1 where user_id = ${userId} and kind = ${kind} and period = ${period} and count > 0`
+  },
+
   async flag (db: Db, key: string): Promise<FlagRow | null> {
     const [row] = await db<FlagRow[]>`select * from feature_flags where key = ${key}`
     return row ?? null

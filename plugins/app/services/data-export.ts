@@ -89,6 +89,7 @@ export function createDataExportService (fastify: FastifyInstance) {
     ['ccpaRequests', repo.ccpaRequests(db, userId)],
     ['dataDeletionRequests', repo.dataDeletionRequests(db, userId)],
     ['imports', repo.imports(db, userId)],
+    ['aiGenerations', repo.aiGenerations(db, userId)],
     ['emails', repo.emails(db, userId)]
   ]
 

@@ -262,9 +262,14 @@ export function createPlanService (fastify: FastifyInstance) {
       }
     },
 
-    /** Counts one monthly use of `kind` in the caller's transaction. */
-    async spend (tx: Db, userId: string, kind: UsageKind): Promise<number> {
-      return await repo.increment(tx, userId, kind, usagePeriod())
+    /** Counts one monthly use of `kind` in the caller's transaction (in `period`, this month by default). */
+    async spend (tx: Db, userId: string, kind: UsageKind, period = usagePeriod()): Promise<number> {
+      return await repo.increment(tx, userId, kind, period)
+    },
+
+    /** Gives back one use spent in `period` (a reservation whose work failed, e.g. an AI generation). */
+    async refund (db: Db, userId: string, kind: UsageKind, period: string): Promise<void> {
+      await repo.decrement(db, userId, kind, period)
     },
 
     /** Whether `flag` is on for this user: enabled, and allow-listed, or on their plan and inside the rollout. */

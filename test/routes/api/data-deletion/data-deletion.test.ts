@@ -156,11 +156,20 @@ t.test('a data deletion keeps the account and removes the content', async t => {
   await createRecipe(app, user, { title: 'Gone' })
   await app.inject({ method: 'POST', url: `/api/social/recipes/${recipe.id}/like`, headers: bearer(user) })
   await app.inject({ method: 'POST', url: `/api/comments/recipe/${recipe.id}`, headers: bearer(user), payload: { content: 'Hi' } })
+  const imported = await app.inject({
+    method: 'POST', url: '/api/recipe-import/from-text', headers: bearer(user),
+    payload: { text: 'Toast\n\nIngredients\n- 1 slice bread\n\nMethod\n1. Toast it.' }
+  })
+  t.equal(imported.statusCode, 201)
+  await app.db`insert into ai_generations (id, user_id, request, prompt, status, request_key) values ('gen-1', ${user.id}, '{}'::jsonb, 'my secret prompt', 'failed', 'k')`
+  await eventually(async () => (await app.db`select 1 from import_logs where user_id = ${user.id}`).length > 0)
   const { requestId } = json(await request(app, user, { deleteType: 'data' }))
   await finished(app, requestId)
   t.equal((await app.inject({ url: '/api/auth/me', headers: bearer(user) })).statusCode, 200, 'still signed in')
   t.equal(json(await app.inject(`/api/users/${user.username}/recipes`)).pagination.total, 0)
   t.match(await recipeOf(app, author, recipe.id), { likeCount: 0, commentCount: 0 })
+  t.equal((await app.db`select 1 from import_logs where user_id = ${user.id}`).length, 0, 'the import log is gone')
+  t.equal((await app.db`select 1 from ai_generations where user_id = ${user.id}`).length, 0, 'the AI prompts are gone')
   t.equal((await statusOf(app, requestId)).email, `${user.email[0]}***@example.com`, 'masked on the status route')
 })
 

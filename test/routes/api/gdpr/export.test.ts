@@ -15,7 +15,7 @@ const SECTIONS = [
   'exportedAt', 'format', 'user', 'subscription', 'notificationSettings', 'pushPreferences', 'consent', 'usage',
   'pushSubscriptions', 'recipes', 'comments', 'likes', 'ratings', 'bookmarks', 'collections', 'cooked', 'following',
   'followers', 'notifications', 'mealPlans', 'plannedMeals', 'sharedMealPlans', 'groceryLists', 'families', 'media',
-  'reports', 'supportTickets', 'ccpaRequests', 'dataDeletionRequests', 'imports', 'emails'
+  'reports', 'supportTickets', 'ccpaRequests', 'dataDeletionRequests', 'imports', 'aiGenerations', 'emails'
 ]
 /** Keys that would mean a secret got out, wherever they appear. */
 const SECRET_KEYS = new Set(['password', 'resetToken', 'resetTokenExpiry', 'tokenVersion', 'oauthId', 'failedLoginAttempts', 'lockedAt',

@@ -1,0 +1,85 @@
+// One generation: the request to the model, then at most one repair retry (the reply was not a valid recipe: the
+// problems go back to the model) and at most one grounding retry (the recipe left out too many of the requested
+// ingredients). Provider failures (AiProviderError) are never retried here. `stats` is filled as calls are made, so
+// the caller can log attempts and tokens whatever the outcome.
+import { groundingPrompt, repairPrompt, SYSTEM_PROMPT, userPrompt, type AiRequest } from './prompts.js'
+import type { ChatClient, ChatMessage } from './provider.js'
+import { checkGrounding, readRecipe, type GeneratedRecipe } from './recipe-output.js'
+
+export interface GenerationStats {
+  /** Provider calls made. */
+  attempts: number
+  promptTokens: number | null
+  completionTokens: number | null
+  totalTokens: number | null
+  /** The model that answered last (as the provider names it), else the one asked for. */
+  model: string
+}
+
+export const newStats = (model: string): GenerationStats =>
+  ({ attempts: 0, promptTokens: null, completionTokens: null, totalTokens: null, model })
+
+/** The model's replies could not be used, after the retries: `details` says why, attempt by attempt. */
+export class UnusableRecipe extends Error {
+  override name = 'UnusableRecipe'
+  constructor (readonly details: string[]) {
+    super('unusable recipe')
+  }
+}
+
+/** The model declined the request (`refusal`). */
+export class ModelRefusal extends Error {
+  override name = 'ModelRefusal'
+  constructor (readonly reason: string) {
+    super('the model declined')
+  }
+}
+
+/** A reply is sent back to the model at most this long (a repair needs the gist, not every byte). */
+const MAX_ECHO = 20_000
+
+export async function generateRecipe (
+  chat: ChatClient, request: AiRequest, options: { signal?: AbortSignal, stats: GenerationStats }
+): Promise<GeneratedRecipe> {
+  const { stats } = options
+  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: userPrompt(request) }]
+  const details: string[] = []
+  let repairs = 1
+  let groundings = 1
+  for (;;) {
+    stats.attempts++
+    const completion = await chat.complete(messages, { signal: options.signal })
+    if (completion.usage != null) {
+      stats.promptTokens = (stats.promptTokens ?? 0) + completion.usage.promptTokens
+      stats.completionTokens = (stats.completionTokens ?? 0) + completion.usage.completionTokens
+      stats.totalTokens = (stats.totalTokens ?? 0) + completion.usage.totalTokens
+    }
+    if (completion.model != null) stats.model = completion.model.slice(0, 200)
+    if (completion.refusal != null) throw new ModelRefusal(completion.refusal.slice(0, 500))
+
+    const read = readRecipe(completion.content)
+    const reply: ChatMessage = { role: 'assistant', content: (completion.content ?? '').slice(0, MAX_ECHO) }
+    if (!read.ok && 'refusal' in read) throw new ModelRefusal(read.refusal)
+    if (!read.ok) {
+      const truncated = completion.finishReason === 'length' ? ['reply: was cut off at the output token limit'] : []
+      details.push(...[...truncated, ...read.problems].map(p => `attempt ${stats.attempts}: ${p}`))
+      if (repairs-- > 0) {
+        messages.push(reply, { role: 'user', content: repairPrompt(read.problems) })
+        continue
+      }
+      throw new UnusableRecipe(details.slice(0, 20))
+    }
+    const grounding = checkGrounding(request.ingredients ?? [], read.recipe)
+    if (!grounding.ok) {
+      const requested = (request.ingredients ?? []).length
+      details.push(`attempt ${stats.attempts}: ingredients: uses ${grounding.used.length} of the ${requested} requested ` +
+        `(at least ${grounding.required} needed); missing: ${grounding.missing.join(', ')}`)
+      if (groundings-- > 0) {
+        messages.push(reply, { role: 'user', content: groundingPrompt(grounding.missing, grounding.required, requested) })
+        continue
+      }
+      throw new UnusableRecipe(details.slice(0, 20))
+    }
+    return read.recipe
+  }
+}

@@ -1,0 +1,153 @@
+// The AI generation log (ai_generations): one row per generation request, claimed `pending` before anything is
+// spent (one identical request in flight per user: the partial unique index on user and request key), finished with
+// its outcome; the caller's history, newest first.
+import { createId } from '@paralleldrive/cuid2'
+import fp from 'fastify-plugin'
+import type { aiGenerations } from '../../../db/schema/index.js'
+import type { AiGenerationRequestView, AiGenerationView } from '../../../schemas/ai-recipes.js'
+import { json, type Db } from '../../external/db.js'
+import type { Page } from './recipes.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    aiGenerationsRepository: typeof aiGenerationsRepository
+  }
+}
+
+type GenerationRow = typeof aiGenerations.$inferSelect
+export type AiGenerationStatus = GenerationRow['status']
+
+export type NewGeneration = Pick<typeof aiGenerations.$inferInsert, 'userId' | 'request' | 'prompt' | 'model' | 'requestKey'>
+
+export interface GenerationOutcome {
+  status: Exclude<AiGenerationStatus, 'pending'>
+  error?: string | null
+  recipeId?: string | null
+  model?: string | null
+  promptTokens?: number | null
+  completionTokens?: number | null
+  totalTokens?: number | null
+  attempts?: number
+  latencyMs?: number | null
+}
+
+/** A finished generation a repeated request may answer with. */
+export interface FinishedGeneration { id: string, request: Record<string, unknown>, recipeId: string }
+
+const text = (value: unknown) => typeof value === 'string' ? value : undefined
+const texts = (value: unknown) => Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined
+
+/** The stored request, read field by field (jsonb written by this service, but never trusted blindly). */
+function requestView (value: Record<string, unknown>): AiGenerationRequestView {
+  const type = value.type === 'food' || value.type === 'drink' ? value.type : undefined
+  const servings = typeof value.servings === 'number' && Number.isInteger(value.servings) ? value.servings : undefined
+  const view: AiGenerationRequestView = {
+    prompt: text(value.prompt),
+    ingredients: texts(value.ingredients),
+    cuisine: text(value.cuisine),
+    type,
+    dietary: texts(value.dietary),
+    servings
+  }
+  return Object.fromEntries(Object.entries(view).filter(([, v]) => v !== undefined))
+}
+
+type HistoryRow = Pick<GenerationRow, 'id' | 'status' | 'prompt' | 'request' | 'model' | 'promptTokens' | 'completionTokens' |
+  'totalTokens' | 'attempts' | 'latencyMs' | 'recipeId' | 'error' | 'createdAt' | 'finishedAt'>
+
+const view = (row: HistoryRow): AiGenerationView => ({
+  id: row.id,
+  status: row.status,
+  prompt: row.prompt,
+  request: requestView(row.request),
+  model: row.model,
+  tokens: { prompt: row.promptTokens, completion: row.completionTokens, total: row.totalTokens },
+  attempts: row.attempts,
+  latencyMs: row.latencyMs,
+  recipeId: row.recipeId,
+  error: row.error,
+  createdAt: row.createdAt.toISOString(),
+  finishedAt: row.finishedAt?.toISOString() ?? null
+})
+
+export const aiGenerationsRepository = {
+  /**
+   * Claims the request: a `pending` row, or null when an identical one (same user and key) is pending. A pending row
+   * older than `staleSeconds` is a generation whose process died: it is marked failed first, so it blocks nobody.
+   */
+  async start (db: Db, entry: NewGeneration, staleSeconds: number): Promise<string | null> {
+    await db`update ai_generations set status = 'failed', error = 'Abandoned: the generation never finished', finished_at = now()
+      where user_id = ${entry.userId} and request_key = ${entry.requestKey} and status = 'pending'
+        and created_at < now() - make_interval(secs => ${staleSeconds})`
+    const [row] = await db<Array<{ id: string }>>`
+      insert into ai_generations ${db({ id: createId(), ...entry, request: json(db, entry.request), status: 'pending' })}
+      on conflict (user_id, request_key) where status = 'pending' do nothing
+      returning id`
+    return row?.id ?? null
+  },
+
+  /** A generation that never got to run (refused before it was claimed, e.g. an identical one in progress). */
+  async refused (db: Db, entry: NewGeneration, error: string): Promise<string> {
+    const [row] = await db<Array<{ id: string }>>`
+      insert into ai_generations ${db({
+        id: createId(), ...entry, request: json(db, entry.request), status: 'refused', error, attempts: 0, latencyMs: 0, finishedAt: new Date()
+      })} returning id`
+    return row.id
+  },
+
+  /** Records the outcome of a pending generation (once: a finished row is left as it is). */
+  async finish (db: Db, id: string, outcome: GenerationOutcome): Promise<void> {
+    await db`update ai_generations set
+        status = ${outcome.status},
+        error = ${outcome.error ?? null},
+        recipe_id = ${outcome.recipeId ?? null},
+        model = coalesce(${outcome.model ?? null}, model),
+        prompt_tokens = ${outcome.promptTokens ?? null},
+        completion_tokens = ${outcome.completionTokens ?? null},
+        total_tokens = ${outcome.totalTokens ?? null},
+        attempts = ${outcome.attempts ?? 0},
+        latency_ms = ${outcome.latencyMs ?? null},
+        finished_at = now()
+      where id = ${id} and status = 'pending'`
+  },
+
+  /** Removes a claim that turned out to be a repeat of a finished generation (the repeat is not a generation). */
+  async discard (db: Db, id: string): Promise<void> {
+    await db`delete from ai_generations where id = ${id} and status = 'pending'`
+  },
+
+  /**
+   * The newest successful generation of this user and key within `withinSeconds` whose recipe still exists, other than
+   * `exceptId`.
+   */
+  async finishedFor (db: Db, userId: string, requestKey: string, withinSeconds: number, exceptId: string): Promise<FinishedGeneration | null> {
+    const [row] = await db<Array<{ id: string, request: Record<string, unknown>, recipeId: string }>>`
+      select g.id, g.request, g.recipe_id from ai_generations g
+      where g.user_id = ${userId} and g.request_key = ${requestKey} and g.status = 'success' and g.id <> ${exceptId}
+        and g.recipe_id is not null and g.created_at > now() - make_interval(secs => ${withinSeconds})
+      order by g.created_at desc, g.id desc limit 1`
+    return row ?? null
+  },
+
+  /** A page of the user's generations, newest first; `hasNext` from one row past the page, the count exact. */
+  async page (db: Db, userId: string, pageNo: number, limit: number): Promise<Page<AiGenerationView> & { hasNext: boolean }> {
+    const [rows, total] = await Promise.all([
+      db<HistoryRow[]>`
+        select id, status, prompt, request, model, prompt_tokens, completion_tokens, total_tokens, attempts, latency_ms,
+          recipe_id, error, created_at, finished_at
+        from ai_generations where user_id = ${userId}
+        order by created_at desc, id desc limit ${limit + 1} offset ${(pageNo - 1) * limit}`,
+      aiGenerationsRepository.countByUser(db, userId)
+    ])
+    return { items: rows.slice(0, limit).map(view), total, hasNext: rows.length > limit }
+  },
+
+  async countByUser (db: Db, userId: string): Promise<number> {
+    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from ai_generations where user_id = ${userId}`
+    return n
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('aiGenerationsRepository', aiGenerationsRepository)
+}, { name: 'ai-generations-repository' })

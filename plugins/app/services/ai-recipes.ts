@@ -1,0 +1,246 @@
+// AI recipe generation: the gate (per-user rate, the `ai-recipes` flag, a configured provider, the recipe limit, the
+// monthly allowance), idempotency (Idempotency-Key, or the body's hash against double submits), the provider call
+// with its repair and grounding retries (lib/ai), the recipe saved as a draft, and a log row for every request.
+//
+// The allowance is reserved before the provider is called (the call costs money): one short transaction counts it,
+// the counter row's lock making the limit exact under concurrent requests, and rolls back past the limit. A
+// generation that then fails gives it back; the recipe is created without spending anything more.
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { generateRecipe, ModelRefusal, newStats, UnusableRecipe, type GenerationStats } from '../../../lib/ai/generate.js'
+import { canonicalJson, normalizeRequest, requestHash, userPrompt, type AiRequest } from '../../../lib/ai/prompts.js'
+import { AiProviderError, createChatClient, DEFAULT_MAX_RESPONSE_BYTES } from '../../../lib/ai/provider.js'
+import type { GeneratedRecipe } from '../../../lib/ai/recipe-output.js'
+import {
+  AiGenerationInProgress, AiLimitReached, AiProviderNotConfigured, aiProviderBusy, aiProviderFailed, aiProviderTimeout,
+  AiRecipesDisabled, aiRequestDeclined, aiUnusableRecipe, HttpError, IdempotencyKeyReused, RecipeLimitReached, RecipeNotFound,
+  RequestAbandoned, validationError
+} from '../../../lib/errors.js'
+import type { GenerateInput } from '../../../schemas/ai-recipes.js'
+import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
+import { usagePeriod } from './plans.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    aiRecipeService: ReturnType<typeof createAiRecipeService>
+  }
+}
+
+/** How long an Idempotency-Key answers with its first generation. */
+export const IDEMPOTENCY_KEY_SECONDS = 24 * 3600
+/** Without a key, an identical body within this time is a double submit and gets the first generation. */
+export const REPEAT_SECONDS = 60
+/** Every generated recipe carries this tag. */
+export const AI_TAG = 'ai-generated'
+/** A pending generation older than this was abandoned (its process died): it no longer blocks identical requests. */
+const STALE_SECONDS = 15 * 60
+
+export interface Generated { recipe: RecipeView, generationId: string, created: boolean }
+
+/** The recipe the model wrote, as recipe input: a draft, cut to the recipe bounds, tagged `ai-generated`. */
+export function generatedToRecipe (generated: GeneratedRecipe, request: AiRequest): RecipeInput & { title: string } {
+  const cut = (value: string | null | undefined, max: number) => value == null || value.trim() === '' ? null : value.trim().slice(0, max)
+  const minutes = (value: number | null) => value == null ? null : Math.min(100_000, Math.max(0, Math.round(value)))
+  const servings = generated.servings ?? request.servings ?? null
+  const tags = [...new Set(generated.tags.map(tag => tag.slice(0, RECIPE_LIMITS.tagName).trim()).filter(tag => tag !== '' && tag !== AI_TAG))]
+  return {
+    title: cut(generated.title, RECIPE_LIMITS.title) ?? 'AI recipe',
+    description: cut(generated.description, RECIPE_LIMITS.description),
+    type: request.type ?? generated.type ?? 'food',
+    difficulty: generated.difficulty ?? 'medium',
+    published: false,
+    cuisine: cut(generated.cuisine ?? request.cuisine, 100),
+    prepTime: minutes(generated.prepTime),
+    cookTime: minutes(generated.cookTime),
+    ...(generated.totalTime != null && { totalTime: minutes(generated.totalTime) }),
+    servings: servings == null ? null : Math.min(1000, Math.max(1, Math.round(servings))),
+    ingredients: generated.ingredients.slice(0, RECIPE_LIMITS.ingredients).map(line => ({
+      text: line.text.slice(0, 500),
+      name: (line.name.trim() === '' ? line.text : line.name).slice(0, 200),
+      quantity: line.quantity != null && Number.isFinite(line.quantity) && line.quantity >= 0 ? line.quantity : null,
+      unit: cut(line.unit, 50),
+      note: cut(line.note, 500),
+      group: cut(line.group, 100)
+    })),
+    instructions: generated.instructions.slice(0, RECIPE_LIMITS.instructions).map((text, i) => ({ step: i + 1, text: text.slice(0, 5000) })),
+    imageUrl: null,
+    sourceUrl: null,
+    tags: [...tags.slice(0, RECIPE_LIMITS.tags - 1), AI_TAG]
+  }
+}
+
+/** The start of the month after `period` (YYYY-MM, UTC), when the allowance starts again. */
+export function periodEnd (period: string): string {
+  const [year, month] = period.split('-').map(Number)
+  return new Date(Date.UTC(year, month, 1)).toISOString()
+}
+
+/** Refusals: the request was not allowed (or declined), as opposed to failing. */
+const isRefusal = (err: unknown) => err instanceof AiRecipesDisabled || err instanceof AiProviderNotConfigured ||
+  err instanceof RecipeLimitReached || err instanceof AiLimitReached || err instanceof IdempotencyKeyReused ||
+  (err instanceof HttpError && err.code === 'AI_REQUEST_DECLINED')
+
+/** The generation's failures as the API's errors (the envelope of decisions.md). */
+function httpError (err: unknown, timeoutMs: number): unknown {
+  if (err instanceof UnusableRecipe) return aiUnusableRecipe(err.details)
+  if (err instanceof ModelRefusal) return aiRequestDeclined(err.reason)
+  if (!(err instanceof AiProviderError)) return err
+  switch (err.kind) {
+    case 'timeout': return aiProviderTimeout(Math.ceil(timeoutMs / 1000))
+    case 'aborted': return new RequestAbandoned()
+    case 'rate-limited': return aiProviderBusy(err.retryAfter)
+    default: return aiProviderFailed(err.message)
+  }
+}
+
+/** What the log keeps of an error: the message clients see, with its details; internal errors stay in the server log. */
+function logMessage (err: unknown): string {
+  if (!(err instanceof HttpError)) return 'Internal error'
+  const details = err.details != null && err.details.length > 0 ? `: ${err.details.join('; ')}` : ''
+  return `${err.message}${details}`.slice(0, 1000)
+}
+
+export function createAiRecipeService (fastify: FastifyInstance) {
+  const { db, aiGenerationsRepository: generations, planService: plans } = fastify
+  const ai = fastify.config.ai
+  /** Provider call bounds (AI_TIMEOUT_MS). */
+  const limits = { timeoutMs: ai.timeoutMs, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES }
+
+  /** Reserves one generation of this month's allowance, exact under concurrency; returns the period it counts in. */
+  async function reserve (userId: string): Promise<string> {
+    const period = usagePeriod()
+    await fastify.transaction(async tx => {
+      const { limits: planLimits } = await plans.forUser(userId, tx)
+      const used = await plans.spend(tx, userId, 'aiGenerations', period)
+      const limit = planLimits.aiGenerations
+      if (limit != null && used > limit) throw new AiLimitReached({ limit, used: used - 1 })
+    })
+    return period
+  }
+
+  async function refund (userId: string, period: string): Promise<void> {
+    await plans.refund(db, userId, 'aiGenerations', period).catch((err: unknown) => {
+      fastify.log.error({ err, userId }, 'AI allowance not given back')
+    })
+  }
+
+  /**
+   * The finished generation this request repeats, or null; 422 when an Idempotency-Key comes with another body than
+   * its first use (a body key is the body's hash: nothing to compare).
+   */
+  async function repeatOf (userId: string, id: string, key: string, window: number, request: AiRequest, keyed: boolean): Promise<Generated | null> {
+    const finished = await generations.finishedFor(db, userId, key, window, id)
+    if (finished == null) return null
+    if (keyed && canonicalJson(finished.request) !== canonicalJson(request)) throw new IdempotencyKeyReused()
+    try {
+      return { recipe: await fastify.recipeService.get(finished.recipeId, userId), generationId: finished.id, created: false }
+    } catch (err) {
+      // Deleted meanwhile: this request is a new generation.
+      if (err instanceof RecipeNotFound) return null
+      throw err
+    }
+  }
+
+  async function recipeRoom (userId: string): Promise<void> {
+    const [{ limits: planLimits }, count] = await Promise.all([plans.forUser(userId), fastify.recipesRepository.countByAuthor(db, userId)])
+    if (planLimits.recipes != null && count >= planLimits.recipes) throw new RecipeLimitReached({ limit: planLimits.recipes, used: count })
+  }
+
+  async function finish (id: string, started: number, stats: GenerationStats, outcome: { status: 'success' | 'failed' | 'refused', error?: string, recipeId?: string }) {
+    await generations.finish(db, id, {
+      ...outcome,
+      model: stats.model,
+      promptTokens: stats.promptTokens,
+      completionTokens: stats.completionTokens,
+      totalTokens: stats.totalTokens,
+      attempts: stats.attempts,
+      latencyMs: Math.round(performance.now() - started)
+    }).catch((err: unknown) => { fastify.log.error({ err, generationId: id }, 'AI generation log not written') })
+  }
+
+  return {
+    /**
+     * Generates a recipe for the caller (strict auth is the route's). `idempotencyKey` is the Idempotency-Key header;
+     * `signal` aborts the provider call when the client goes away.
+     */
+    async generate (userId: string, input: GenerateInput, options: { idempotencyKey?: string, signal?: AbortSignal } = {}): Promise<Generated> {
+      const { request, problems } = normalizeRequest(input)
+      if (problems.length > 0) throw validationError(problems)
+      // Generations a user may start per hour (refusals included), on top of the plan's monthly allowance.
+      await fastify.rateLimits.perUser('ai-generate', userId, fastify.config.rateLimit.aiPerHour, 3600)
+
+      const keyed = options.idempotencyKey != null
+      const requestKey = keyed
+        ? `key:${createHash('sha256').update(options.idempotencyKey!).digest('base64url')}`
+        : `body:${requestHash(request)}`
+      const window = keyed ? IDEMPOTENCY_KEY_SECONDS : REPEAT_SECONDS
+      const entry = { userId, request: { ...request }, prompt: userPrompt(request), model: ai.model, requestKey }
+
+      // The claim comes first: a second identical request waits for nothing and spends nothing (409).
+      const id = await generations.start(db, entry, STALE_SECONDS)
+      if (id == null) {
+        const err = new AiGenerationInProgress()
+        await generations.refused(db, entry, err.message).catch((e: unknown) => { fastify.log.error({ err: e }, 'AI generation log not written') })
+        throw err
+      }
+
+      const started = performance.now()
+      const stats = newStats(ai.model)
+      let reserved: string | null = null
+      try {
+        if (!(await plans.isEnabled('ai-recipes', userId))) throw new AiRecipesDisabled()
+        const repeat = await repeatOf(userId, id, requestKey, window, request, keyed)
+        if (repeat != null) {
+          await generations.discard(db, id)
+          return repeat
+        }
+        if (ai.baseUrl == null) throw new AiProviderNotConfigured()
+        await recipeRoom(userId)
+        reserved = await reserve(userId)
+
+        const chat = createChatClient({ baseUrl: ai.baseUrl, apiKey: ai.apiKey, model: ai.model, ...limits })
+        let generated: GeneratedRecipe
+        try {
+          generated = await generateRecipe(chat, request, { signal: options.signal, stats })
+        } catch (err) {
+          throw httpError(err, limits.timeoutMs)
+        }
+        // The key is a second guard: the recipe a request with this key already made is returned, not copied.
+        const { recipe, created } = await fastify.recipeService.createOnce({ id: userId }, generatedToRecipe(generated, request), {
+          key: `ai:${requestKey}`,
+          withinSeconds: window
+        })
+        if (!created) {
+          await refund(userId, reserved)
+          reserved = null
+        }
+        await finish(id, started, stats, { status: 'success', recipeId: recipe.id })
+        return { recipe, generationId: id, created }
+      } catch (err) {
+        if (reserved != null) await refund(userId, reserved)
+        if (!(err instanceof HttpError)) fastify.log.error({ err, generationId: id }, 'AI generation failed')
+        await finish(id, started, stats, { status: isRefusal(err) ? 'refused' : 'failed', error: logMessage(err) })
+        throw err
+      }
+    },
+
+    /** This month's generations against the plan's limit, and when the count starts again. */
+    async usage (userId: string) {
+      const period = usagePeriod()
+      const [{ limits: planLimits }, used] = await Promise.all([plans.forUser(userId), fastify.plansRepository.usage(db, userId, period)])
+      return { period, used: used.aiGenerations, limit: planLimits.aiGenerations, resetsAt: periodEnd(period) }
+    },
+
+    async history (userId: string, page: number, limit: number) {
+      return await generations.page(db, userId, page, limit)
+    }
+  }
+}
+
+export default fp(async fastify => {
+  fastify.decorate('aiRecipeService', createAiRecipeService(fastify))
+}, {
+  name: 'ai-recipe-service',
+  dependencies: ['ai-generations-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'db']
+})
