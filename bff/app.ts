@@ -8,9 +8,11 @@ import apiProxy from './plugins/api-proxy.js'
 import docs from './plugins/docs.js'
 import errorHandler from './plugins/error-handler.js'
 import originCheck from './plugins/origin-check.js'
+import page from './plugins/page.js'
+import { authRateLimits, DEFAULT_AUTH_LIMITS, type AuthLimits } from './plugins/rate-limit.js'
 import sessionRoutes from './plugins/session-routes.js'
 
-export { apiPath } from './plugins/api-proxy.js'
+export { apiPath, apiTarget } from './plugins/api-proxy.js'
 
 export interface BffOptions {
   config: Config
@@ -18,11 +20,14 @@ export interface BffOptions {
   apiUrl: string
   /** How long to wait for the API before answering 502 (default 60 s). */
   upstreamTimeoutMs?: number
+  /** The proxy's own limits on /bff/auth/* per client address (default DEFAULT_AUTH_LIMITS: sign-in 20 a minute). */
+  rateLimit?: Partial<AuthLimits>
 }
 
 export default async function bffApp (fastify: FastifyInstance, opts: BffOptions): Promise<void> {
   const cookieName = opts.config.authCookie
   const timeoutMs = opts.upstreamTimeoutMs ?? 60_000
+  const limits: AuthLimits = { ...DEFAULT_AUTH_LIMITS, ...opts.rateLimit }
 
   await fastify.register(errorHandler)
   addSecurityHeaders(fastify, { crossOriginEmbedderPolicy: false })
@@ -33,9 +38,11 @@ export default async function bffApp (fastify: FastifyInstance, opts: BffOptions
   })
   await fastify.register(cookie)
   await fastify.register(originCheck, { allowedOrigins: opts.config.allowedOrigins })
+  const limitHooks = await authRateLimits(fastify, { redisUrl: opts.config.redisUrl, keyPrefix: opts.config.cachePrefix, limits })
   // Before the routes, so the document sees them.
-  await fastify.register(docs, { cookieName, timeoutMs })
+  await fastify.register(docs, { cookieName, timeoutMs, limits })
 
-  await fastify.register(sessionRoutes, { apiUrl: opts.apiUrl, cookieName, timeoutMs })
+  await fastify.register(page)
+  await fastify.register(sessionRoutes, { apiUrl: opts.apiUrl, cookieName, timeoutMs, limits: limitHooks, limitValues: limits })
   await fastify.register(apiProxy, { apiUrl: opts.apiUrl, cookieName, timeoutMs })
 }

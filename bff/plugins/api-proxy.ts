@@ -24,23 +24,42 @@ const isBlocked = (path: string): boolean => BLOCKED_PATHS.some(blocked => path 
 // application/json and the structured +json types (problem+json...).
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
 
-/** The API path a URL names, normalised the way the API's router will see it (or null if it is malformed). */
-export function apiPath (url: string): string | null {
+/**
+ * The API path a URL names, normalised the way the API's router will see it: `{ path }`, or why it is refused.
+ * Malformed escapes and NUL are 400; dot segments and backslashes (raw or encoded) are ambiguous — another router
+ * may resolve them into a blocked area — so they are refused like the blocked areas themselves, with 404.
+ */
+export function apiTarget (url: string): { path: string } | { refused: 400 | 404 } {
   const raw = url.split('?')[0].replace(/^\/bff/, '')
   let decoded: string
   try {
     decoded = decodeURIComponent(raw)
   } catch {
-    return null
+    return { refused: 400 }
   }
-  if (decoded.includes('\\') || decoded.includes('\u0000')) return null
+  if (decoded.includes('\u0000')) return { refused: 400 }
+  if (decoded.includes('\\')) return { refused: 404 }
   const segments: string[] = []
-  for (const segment of decoded.split('/')) {
+  for (const part of decoded.split('/')) {
+    // `;` starts path parameters in some routers (`/admin;x=1` is `/admin` there): compare the segment without them.
+    const segment = part.split(';')[0]
     if (segment === '' || segment === '.') continue
-    if (segment === '..') return null
+    if (segment === '..') return { refused: 404 }
     segments.push(segment)
   }
-  return '/' + segments.join('/').toLowerCase()
+  const path = '/' + segments.join('/').toLowerCase()
+  return isBlocked(path) ? { refused: 404 } : { path }
+}
+
+/** The API path a URL names (normalised), or null when the proxy refuses it. */
+export function apiPath (url: string): string | null {
+  const target = apiTarget(url)
+  return 'path' in target ? target.path : null
+}
+
+/** The proxy's refusal: 400 with the validation shape, or the 404 every unknown path gets. */
+function refuse (status: 400 | 404): Error {
+  return status === 400 ? validationError(['path: malformed']) : new HttpError(404, 'Not found')
 }
 
 async function readAll (stream: Readable): Promise<Buffer> {
@@ -103,15 +122,16 @@ export default async function apiProxy (fastify: FastifyInstance, opts: ApiProxy
     rewritePrefix: '/api',
     // One line per request comes from RequestLog (server-options.ts), not the proxy's own two.
     disableRequestLogging: true,
-    // Malformed targets get our 400 before http-proxy's own path check answers with its internal wording.
+    // Refused targets get our answer before http-proxy's own path check answers with its internal wording.
     preHandler: async request => {
-      if (apiPath(request.url) == null) throw validationError(['path: malformed'])
+      const target = apiTarget(request.url)
+      if ('refused' in target) throw refuse(target.refused)
     },
     // reply-from requests new URL(dest, upstream).pathname plus the query: the block list is matched on exactly that.
     handler: (request, reply, dest, options) => {
-      const path = apiPath(new URL(dest, opts.apiUrl).pathname)
-      if (path == null) throw validationError(['path: malformed'])
-      if (isBlocked(path)) throw new HttpError(403, 'Forbidden')
+      const target = apiTarget(new URL(dest, opts.apiUrl).pathname)
+      if ('refused' in target) throw refuse(target.refused)
+      const { path } = target
       detachBody(request)
       return reply.from(dest, {
         ...options,

@@ -4,12 +4,13 @@ import swagger from '@fastify/swagger'
 import fp from 'fastify-plugin'
 import { documentOptions } from '../../lib/openapi-document.js'
 import { DOCS_PATH, infoDescription, SESSION_TAG } from '../openapi.js'
+import type { AuthLimits } from './rate-limit.js'
 
-export default fp(async (fastify, opts: { cookieName: string, timeoutMs: number }) => {
+export default fp(async (fastify, opts: { cookieName: string, timeoutMs: number, limits: AuthLimits }) => {
   await fastify.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Recipe Platform web proxy (BFF)', version: '1.0.0', description: infoDescription(opts.cookieName, opts.timeoutMs) },
+      info: { title: 'Recipe Platform web proxy (BFF)', version: '1.0.0', description: infoDescription(opts.cookieName, opts.timeoutMs, opts.limits) },
       servers: [{ url: '/' }],
       tags: [{ name: SESSION_TAG, description: 'The browser session, held in the httpOnly cookie' }],
       components: {

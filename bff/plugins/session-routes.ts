@@ -1,19 +1,24 @@
-// The browser session: log in, exchange a one-time sign-in code, log out. The token goes into an httpOnly cookie and
-// never into the response body, so page scripts cannot read it.
+// The browser session: log in, exchange a one-time sign-in code, refresh, who is signed in, log out. The token goes
+// into an httpOnly cookie and never into the response body, so page scripts cannot read it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { LoginBody, OAuthExchangeBody } from '../../schemas/auth.js'
+import { AuthenticationRequired } from '../../lib/errors.js'
 import jsonBody from '../../lib/json-body.js'
+import { LoginBody, OAuthExchangeBody } from '../../schemas/auth.js'
 import { described, ErrorResponse, Message } from '../../schemas/common.js'
 import { UserSelf } from '../../schemas/users.js'
-import { cookieNote, errorResponses, Exchanged, ORIGIN_NOTE, SESSION_TAG, SignedIn } from '../openapi.js'
+import { cookieNote, errorResponses, Exchanged, limitNote, ORIGIN_NOTE, READ_NOTE, Refreshed, SESSION_TAG, SessionState, SignedIn } from '../openapi.js'
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js'
 import { UpstreamUnavailableError } from './error-handler.js'
+import type { AuthLimitHooks, AuthLimits } from './rate-limit.js'
 
 export interface SessionRouteOptions {
   apiUrl: string
   cookieName: string
   /** How long to wait for the API before answering 502. */
   timeoutMs: number
+  /** The proxy's own rate limits (rate-limit.ts): the hooks, and their values for the document. */
+  limits: AuthLimitHooks
+  limitValues: AuthLimits
 }
 
 interface ApiAnswer { status: number, body: Record<string, unknown> }
@@ -31,22 +36,27 @@ export default async function sessionRoutes (fastify: FastifyInstance, opts: Ses
   fastify.addSchema(ErrorResponse)
   fastify.addSchema(UserSelf)
   const notes = `${cookieNote(opts.cookieName)} ${ORIGIN_NOTE}`
+  const signInLimit = limitNote(opts.limitValues.signIn, 'sign-in, every attempt counting')
+  const sessionLimit = limitNote(opts.limitValues.session, 'the session routes (refresh, session, logout)')
   const relayed = 'The body is passed on as is and the API validates it; its answers are relayed without the token.'
 
-  /** Calls the API as the browser would through the proxy, passing on its address and request id. */
-  async function callApi (request: FastifyRequest, path: string, body: unknown, token?: string): Promise<ApiAnswer> {
+  /**
+   * Calls the API as the browser would through the proxy, passing on its address and request id (the proxy's own,
+   * made by the shared `genReqId` of server-options.ts: a well-formed id from a trusted peer, else a fresh UUID).
+   */
+  async function callApi (request: FastifyRequest, path: string, body: unknown, token?: string, method: 'GET' | 'POST' = 'POST'): Promise<ApiAnswer> {
     let status: number
     let text: string
     try {
       const response = await fetch(`${opts.apiUrl}${path}`, {
-        method: 'POST',
+        method,
         headers: {
-          'content-type': 'application/json',
+          ...(method === 'POST' && { 'content-type': 'application/json' }),
           'x-forwarded-for': request.ip,
           'x-request-id': request.id,
           ...(token != null && { authorization: `Bearer ${token}` })
         },
-        body: JSON.stringify(body ?? {}),
+        ...(method === 'POST' && { body: JSON.stringify(body ?? {}) }),
         signal: AbortSignal.timeout(opts.timeoutMs)
       })
       status = response.status
@@ -70,7 +80,15 @@ export default async function sessionRoutes (fastify: FastifyInstance, opts: Ses
     return reply.code(status).send(rest)
   }
 
+  /** The token of the session cookie; without one there is no session (401, as the API answers a missing token). */
+  function sessionToken (request: FastifyRequest): string {
+    const token = request.cookies[opts.cookieName]
+    if (token == null || token === '') throw new AuthenticationRequired()
+    return token
+  }
+
   fastify.post('/bff/auth/login', {
+    onRequest: opts.limits.signIn,
     schema: {
       operationId: 'bff.login',
       tags: [SESSION_TAG],
@@ -84,13 +102,14 @@ export default async function sessionRoutes (fastify: FastifyInstance, opts: Ses
           401: 'Wrong identifier or password (the same either way); no cookie is set',
           403: 'Refused by the origin check, or the account is banned or deactivated',
           423: 'Account locked after repeated wrong passwords; `retryAfter` says for how long',
-          429: 'Rate limit reached (failed sign-ins count against `limit` "auth"); `retryAfter` says when to try again'
+          429: `${signInLimit}, or the API's auth limit, which counts failed sign-ins only`
         })
       }
     }
   }, async (request, reply) => answer(reply, await callApi(request, '/api/auth/login', request.body)))
 
   fastify.post('/bff/auth/oauth/exchange', {
+    onRequest: opts.limits.signIn,
     schema: {
       operationId: 'bff.oauthExchange',
       tags: [SESSION_TAG],
@@ -103,13 +122,58 @@ export default async function sessionRoutes (fastify: FastifyInstance, opts: Ses
         ...errorResponses({
           400: 'Invalid or expired code, an invalid body (`details` lists every problem), malformed JSON or a `#` in the request target',
           403: 'Refused by the origin check, or the account is banned or deactivated',
-          429: 'Rate limit reached (every exchange counts against `limit` "auth"); `retryAfter` says when to try again'
+          429: `${signInLimit}, or the API's auth limit, which counts every exchange`
         })
       }
     }
   }, async (request, reply) => answer(reply, await callApi(request, '/api/auth/oauth/exchange', request.body)))
 
+  fastify.post('/bff/auth/refresh', {
+    onRequest: opts.limits.session,
+    schema: {
+      operationId: 'bff.refresh',
+      tags: [SESSION_TAG],
+      summary: 'Renew the browser session',
+      description: 'Exchanges the cookie\'s token through `POST /api/auth/refresh`: the old token is revoked at once and the ' +
+        'session cookie set anew with the new one, for another 24 hours. The body never carries a token. Of several ' +
+        'concurrent refreshes one succeeds and the others get 401; a 401 leaves the cookie as it is (a concurrent refresh ' +
+        `may just have replaced it). A request body is parsed (malformed JSON is 400) but not used. ${notes}`,
+      security: [{ sessionCookie: [] }],
+      response: {
+        200: described('Renewed: the session cookie holds a new token and the old one is revoked', Refreshed),
+        ...errorResponses({
+          401: 'No session cookie, or its token is expired, revoked or belongs to a banned or deactivated account',
+          429: sessionLimit
+        })
+      }
+    }
+  }, async (request, reply) => answer(reply, await callApi(request, '/api/auth/refresh', {}, sessionToken(request))))
+
+  fastify.get('/bff/auth/session', {
+    onRequest: opts.limits.session,
+    schema: {
+      operationId: 'bff.session',
+      tags: [SESSION_TAG],
+      summary: 'The account the browser is signed in as',
+      description: 'Reads the account behind the session cookie through `GET /api/auth/me`, so a page can show who is ' +
+        `signed in without ever seeing the token. The answer is never cached. ${cookieNote(opts.cookieName)} ${READ_NOTE}`,
+      security: [{ sessionCookie: [] }],
+      response: {
+        200: described('Signed in as this account', SessionState),
+        ...errorResponses({
+          400: 'A `#` in the request target',
+          401: 'No session cookie, or its token is expired, revoked or belongs to a banned or deactivated account: not signed in',
+          429: sessionLimit
+        }, ['403', '413', '415'])
+      }
+    }
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    return answer(reply, await callApi(request, '/api/auth/me', undefined, sessionToken(request), 'GET'))
+  })
+
   fastify.post('/bff/auth/logout', {
+    onRequest: opts.limits.session,
     schema: {
       operationId: 'bff.logout',
       tags: [SESSION_TAG],
@@ -121,7 +185,7 @@ export default async function sessionRoutes (fastify: FastifyInstance, opts: Ses
       security: [{ sessionCookie: [] }, {}],
       response: {
         200: described('Signed out: the session cookie is cleared', Message),
-        ...errorResponses({ 502: 'The API could not be reached to revoke the token: the cookie is kept so the page can retry' })
+        ...errorResponses({ 429: sessionLimit, 502: 'The API could not be reached to revoke the token: the cookie is kept so the page can retry' })
       }
     }
   }, async (request, reply) => {

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { pino } from 'pino'
 import type { Test } from 'tap'
-import bff from '../../bff/app.js'
+import bff, { type BffOptions } from '../../bff/app.js'
 import type { Config } from '../../config.js'
 import { loggerOptions, serverOptions } from '../../server-options.js'
 import { build, testConfig, type BuildOptions } from '../helper.js'
@@ -13,11 +13,17 @@ import { build, testConfig, type BuildOptions } from '../helper.js'
 export const ORIGIN = 'https://app.example.com'
 
 export interface ProxyOptions {
-  /** Environment on top of the test defaults (ALLOWED_ORIGINS is ORIGIN). */
-  env?: Record<string, string>
+  /** Environment on top of the test defaults (ALLOWED_ORIGINS is ORIGIN; REDIS_URL as the tests run, undefined: none). */
+  env?: Record<string, string | undefined>
   upstreamTimeoutMs?: number
+  /** The proxy's own limits on /bff/auth/* (default: the production ones). */
+  rateLimit?: BffOptions['rateLimit']
   /** Collects the proxy's log lines. */
   logs?: LogCapture
+  /** Listen on this port (default: any free one). */
+  port?: number
+  /** Adds hooks to the proxy before it listens (e.g. to record what it answered). */
+  extend?: (proxy: FastifyInstance) => void
 }
 
 export interface Proxy { proxy: FastifyInstance, config: Config, port: number }
@@ -28,9 +34,10 @@ const portOf = (server: { address: () => AddressInfo | string | null }): number 
 export async function startProxy (t: Test, apiUrl: string, options: ProxyOptions = {}): Promise<Proxy> {
   const config = await testConfig({ ALLOWED_ORIGINS: ORIGIN, ...options.env })
   const proxy = Fastify(serverOptions(config, options.logs != null ? { loggerInstance: options.logs.logger } : {}))
-  await proxy.register(fp(bff), { config, apiUrl, upstreamTimeoutMs: options.upstreamTimeoutMs })
+  await proxy.register(fp(bff), { config, apiUrl, upstreamTimeoutMs: options.upstreamTimeoutMs, rateLimit: options.rateLimit })
+  options.extend?.(proxy)
   t.teardown(async () => await proxy.close())
-  await proxy.listen({ port: 0, host: '127.0.0.1' })
+  await proxy.listen({ port: options.port ?? 0, host: '127.0.0.1' })
   return { proxy, config, port: portOf(proxy.server) }
 }
 

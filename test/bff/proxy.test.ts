@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { apiPath } from '../../bff/app.js'
+import { apiPath, apiTarget } from '../../bff/app.js'
 import { json, testConfig } from '../helper.js'
 import { captureLogs, ORIGIN, rawRequest, refusingApiUrl, silentApiUrl, startBff, startProxy } from './helpers.js'
 
@@ -22,6 +22,7 @@ async function echo (app: FastifyInstance): Promise<void> {
   app.get('/api/echo/text', async (_request, reply) => await reply.type('text/plain').send('{"token":"stays in text"}'))
 }
 
+const NOT_FOUND = { error: 'Not found' }
 const FORBIDDEN = { error: 'Forbidden' }
 
 t.test('web proxy', async t => {
@@ -70,21 +71,24 @@ t.test('web proxy', async t => {
     ]
     for (const url of blocked) {
       const res = await proxy.inject(url)
-      t.equal(res.statusCode, 403, url)
-      t.same(json(res), FORBIDDEN, url)
+      t.equal(res.statusCode, 404, url)
+      t.same(json(res), NOT_FOUND, url)
     }
     // The request line exactly as sent, without the normalisation inject applies.
     for (const url of [...blocked, '/bff/api/admin?x=1', '/bff/api/./docs/json']) {
       const res = await rawRequest(port, 'GET', url)
-      t.equal(res.statusCode, 403, `raw ${url}`)
-      t.same(JSON.parse(res.body), FORBIDDEN, `raw ${url}`)
+      t.equal(res.statusCode, 404, `raw ${url}`)
+      t.same(JSON.parse(res.body), NOT_FOUND, `raw ${url}`)
     }
-    t.equal((await proxy.inject('/bff/api/echo/../admin/echo')).statusCode, 403, 'dot segments resolve to the blocked path')
-    for (const url of ['/bff/api/echo/../admin/echo', '/bff/api/%2e%2e/api/admin/echo', '/bff/api/echo/..%2Fadmin/echo']) {
+    t.equal((await proxy.inject('/bff/api/echo/../admin/echo')).statusCode, 404, 'dot segments resolve to the blocked path')
+    for (const url of ['/bff/api/echo/../admin/echo', '/bff/api/%2e%2e/api/admin/echo', '/bff/api/echo/..%2Fadmin/echo', '/bff/api/echo/..%2Fhealthz', '/bff/api/a%5Cb']) {
       const res = await rawRequest(port, 'GET', url)
-      t.equal(res.statusCode, 400, `raw ${url} (curl --path-as-is)`)
-      t.same(JSON.parse(res.body), { error: 'Validation error', details: ['path: malformed'] }, url)
+      t.equal(res.statusCode, 404, `raw ${url} (curl --path-as-is): dot segments and backslashes are never forwarded`)
+      t.same(JSON.parse(res.body), NOT_FOUND, url)
     }
+    const malformed = await rawRequest(port, 'GET', '/bff/api/%E0%A4%A')
+    t.equal(malformed.statusCode, 400, 'a malformed escape')
+    t.match(JSON.parse(malformed.body), { error: 'Validation error', details: [/^path: /] })
     t.equal((await proxy.inject('/bff/api/administrators')).statusCode, 404, 'only the admin family itself is blocked')
     t.notOk(seen.some(url => /^\/api\/(admin|docs|unsubscribe\/preview)(\/|\?|#|$)/i.test(url)), `the API never saw a blocked path: ${seen.join(' ')}`)
   })
@@ -100,8 +104,8 @@ t.test('web proxy', async t => {
     }
     t.same(seen.slice(before), [], 'nothing reached the API')
     // inject parses its URL and drops the fragment, so it can only show that the bare path is still blocked.
-    t.equal((await proxy.inject('/bff/api/docs#x')).statusCode, 403)
-    t.equal((await proxy.inject('/bff/api/admin#?q=1')).statusCode, 403)
+    t.equal((await proxy.inject('/bff/api/docs#x')).statusCode, 404)
+    t.equal((await proxy.inject('/bff/api/admin#?q=1')).statusCode, 404)
 
     const res = await rawRequest(port, 'GET', '/bff/api/echo?q=1')
     t.equal(res.statusCode, 200)
@@ -184,11 +188,15 @@ t.test('AUTH_COOKIE must be a cookie name', async t => {
   }
 })
 
-t.test('apiPath normalises what the API router will see', async t => {
-  t.equal(apiPath('/bff/api/Admin/x?y=1'), '/api/admin/x')
-  t.equal(apiPath('/bff/api//docs/'), '/api/docs')
-  t.equal(apiPath('/bff/api/%2e%2e/admin'), null, 'encoded dot segments refused')
-  t.equal(apiPath('/bff/api/x/../admin'), null, 'raw dot segments refused (curl --path-as-is)')
-  t.equal(apiPath('/bff/api/%E0%A4%A'), null, 'malformed escapes refused')
-  t.equal(apiPath('/bff/api/a%5Cb'), null, 'backslashes refused')
+t.test('apiTarget normalises what the API router will see and refuses the blocked and the ambiguous', async t => {
+  t.same(apiTarget('/bff/api/Recipes//X/./y;v=1?y=1'), { path: '/api/recipes/x/y' })
+  t.equal(apiPath('/bff/api/Recipes/x'), '/api/recipes/x')
+  t.same(apiTarget('/bff/api/Admin/x?y=1'), { refused: 404 }, 'blocked, whatever the case')
+  t.same(apiTarget('/bff/api//docs/'), { refused: 404 })
+  t.same(apiTarget('/bff/api/%2e%2e/admin'), { refused: 404 }, 'encoded dot segments')
+  t.same(apiTarget('/bff/api/x/../healthz'), { refused: 404 }, 'raw dot segments (curl --path-as-is)')
+  t.same(apiTarget('/bff/api/a%5Cb'), { refused: 404 }, 'backslashes')
+  t.same(apiTarget('/bff/api/%E0%A4%A'), { refused: 400 }, 'malformed escapes')
+  t.same(apiTarget('/bff/api/a%00b'), { refused: 400 }, 'NUL')
+  t.equal(apiPath('/bff/api/admin'), null)
 })

@@ -139,3 +139,73 @@ t.test('the cookie name comes from the validated configuration (AUTH_COOKIE)', a
   const logout = await proxy.inject({ method: 'POST', url: '/bff/auth/logout', cookies: { sid } })
   t.ok(logout.cookies.some(c => c.name === 'sid' && c.expires != null && c.expires.getTime() < Date.now()), 'sid cleared')
 })
+
+t.test('refresh and session: the signed-in browser, without ever seeing the token', async t => {
+  const { api, proxy } = await startBff(t)
+  const user = await registerUser(api)
+  const meWith = async (token: string) => (await api.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode
+  const login = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers: { origin: ORIGIN }, payload: { identifier: user.username, password: user.password } })
+  const first = sessionCookie(t, login)
+
+  const session = await proxy.inject({ url: '/bff/auth/session', cookies: { auth_token: first } })
+  t.equal(session.statusCode, 200)
+  t.equal(noToken(t, session).user.id, user.id, 'the signed-in account')
+  t.equal(json(session).user.username, user.username)
+  t.equal(session.headers['cache-control'], 'no-store', 'never cached')
+  t.equal(session.headers['set-cookie'], undefined, 'reading the session changes no cookie')
+
+  const refreshed = await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', headers: { origin: ORIGIN }, cookies: { auth_token: first } })
+  t.equal(refreshed.statusCode, 200)
+  t.same(noToken(t, refreshed), { expiresIn: 86_400 }, 'how long the renewed session lasts, nothing token-like')
+  const second = sessionCookie(t, refreshed)
+  t.not(second, first, 'a new token in the cookie')
+  t.equal(await meWith(first), 401, 'the old token is revoked')
+  t.equal(await meWith(second), 200, 'the new one works')
+
+  const stale = await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', cookies: { auth_token: first } })
+  t.equal(stale.statusCode, 401, 'a revoked token cannot be refreshed')
+  t.same(json(stale), { error: 'Invalid or expired token' })
+  t.equal(stale.headers['set-cookie'], undefined, 'the cookie is left alone: a concurrent refresh may just have replaced it')
+  const staleSession = await proxy.inject({ url: '/bff/auth/session', cookies: { auth_token: first } })
+  t.equal(staleSession.statusCode, 401)
+  t.equal(staleSession.headers['set-cookie'], undefined)
+
+  for (const cookies of [{}, { auth_token: '' }, { other: second }] as Array<Record<string, string>>) {
+    const noSession = await proxy.inject({ url: '/bff/auth/session', cookies })
+    t.equal(noSession.statusCode, 401, `session without a cookie: ${JSON.stringify(cookies)}`)
+    t.same(json(noSession), { error: 'Authentication required' })
+    const noRefresh = await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', cookies })
+    t.equal(noRefresh.statusCode, 401, `refresh without a cookie: ${JSON.stringify(cookies)}`)
+    t.same(json(noRefresh), { error: 'Authentication required' })
+  }
+  const garbage = await proxy.inject({ url: '/bff/auth/session', cookies: { auth_token: 'not.a.jwt' } })
+  t.equal(garbage.statusCode, 401)
+  t.same(json(garbage), { error: 'Invalid or expired token' })
+
+  const foreign = await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', headers: { origin: 'https://evil.example' }, cookies: { auth_token: second } })
+  t.equal(foreign.statusCode, 403, 'refresh is behind the origin check')
+  t.equal(foreign.headers['set-cookie'], undefined)
+  t.equal(await meWith(second), 200, 'and the refused refresh revoked nothing')
+  const crossSite = await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', headers: { 'sec-fetch-site': 'cross-site' }, cookies: { auth_token: second } })
+  t.equal(crossSite.statusCode, 403)
+
+  // Concurrent refreshes of one token (two tabs): one wins, the others get 401 and leave the winner's cookie alone.
+  const racing = await Promise.all([1, 2, 3].map(async () => await proxy.inject({ method: 'POST', url: '/bff/auth/refresh', cookies: { auth_token: second } })))
+  t.same(racing.map(r => r.statusCode).sort(), [200, 401, 401])
+  t.same(racing.filter(r => r.statusCode === 401).map(r => r.headers['set-cookie']), [undefined, undefined], 'losers set no cookie')
+  const winner = sessionCookie(t, racing.find(r => r.statusCode === 200)!)
+  t.equal(await meWith(winner), 200)
+})
+
+t.test('the session cookie is Secure whatever the scheme the proxy sees', async t => {
+  const { api, proxy } = await startBff(t)
+  const user = await registerUser(api)
+  // Behind a TLS-terminating proxy (trusted: loopback) and directly over http: Secure either way (decisions.md 5), so a
+  // browser only ever sends it over https (or to localhost, a secure context).
+  for (const headers of [{ 'x-forwarded-proto': 'https' }, { 'x-forwarded-proto': 'http' }, {}]) {
+    const login = await proxy.inject({ method: 'POST', url: '/bff/auth/login', headers, payload: { identifier: user.username, password: user.password } })
+    t.equal(login.statusCode, 200)
+    sessionCookie(t, login)
+    t.match(login.headers['set-cookie'], /; Secure/, `Secure with ${JSON.stringify(headers)}`)
+  }
+})
