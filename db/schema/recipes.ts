@@ -40,6 +40,15 @@ export const recipes = pgTable('recipes', {
   sourceUrl: text('source_url'),
   /** Lower-cased ingredient lines, maintained on write: what ingredient search matches (trigram-indexed). */
   ingredientsText: text('ingredients_text').notNull().default(''),
+  /**
+   * The match key of each ingredient, in the order of `ingredients` ('' for one without letters or digits): its name
+   * (its line when the name is empty) lower-cased, accents folded, punctuation dropped, each word singular.
+   * Computed by PostgreSQL (`recipe_ingredient_names`, migration 0023), the one definition of the normalisation,
+   * which also normalises the search terms of POST /api/ai-recipes/search-by-ingredients.
+   */
+  ingredientNames: text('ingredient_names').array().notNull().generatedAlwaysAs(sql`recipe_ingredient_names(ingredients)`),
+  /** The distinct words of `ingredientNames`: what the ingredient search's word index looks up. */
+  ingredientWords: text('ingredient_words').array().notNull().generatedAlwaysAs(sql`ingredient_name_words(recipe_ingredient_names(ingredients))`),
   // Counters kept exact in the same transaction as the rows they count, so lists never aggregate per request.
   likeCount: integer('like_count').notNull().default(0),
   commentCount: integer('comment_count').notNull().default(0),
@@ -60,6 +69,12 @@ export const recipes = pgTable('recipes', {
   // The public listing: published, listed moderation status, public visibility.
   index('recipes_listed_idx').on(t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
   index('recipes_listed_popular_idx').on(t.likeCount, t.createdAt, t.id).where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
+  // Search by ingredients (a 256 kB pending list, as for the trigram indexes): listed recipes by ingredient word, and
+  // by the word pairs of their two least common ingredients (every recipe a list of ingredients covers completely).
+  index('recipes_ingredient_words_idx').using('gin', t.ingredientWords).with({ gin_pending_list_limit: 256 })
+    .where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
+  index('recipes_ingredient_pairs_idx').using('gin', sql`ingredient_name_pairs(${t.ingredientNames})`).with({ gin_pending_list_limit: 256 })
+    .where(sql`${t.published} and ${t.visibility} = 'public' and ${t.moderationStatus} in (${oneOf(LISTED_MODERATION)})`),
   check('recipes_type_check', sql`${t.type} in (${oneOf(RECIPE_TYPES)})`),
   check('recipes_difficulty_check', sql`${t.difficulty} in (${oneOf(DIFFICULTIES)})`),
   check('recipes_visibility_check', sql`${t.visibility} in (${oneOf(VISIBILITIES)})`),

@@ -76,6 +76,7 @@ const UNPAGED = new Map([
   ['users.search', /at most `limit` \(50\)/],
   ['subscriptionPlans.list', /handful of plans/],
   ['feed.get', /Cursor-paged/],
+  ['aiRecipes.searchByIngredients', /at most 50/],
   ['admin.auth.sessions', /at most 100/],
   ['admin.auth.mfaEnable', /10 backup codes/],
   ['admin.featureFlags.list', /handful of flags/],

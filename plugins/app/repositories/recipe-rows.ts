@@ -8,7 +8,7 @@ import { recipeVisibleTo } from './visibility.js'
 
 type RecipeRow = typeof recipes.$inferSelect
 
-export interface RecipeViewRow extends Omit<RecipeRow, 'authorId' | 'ingredientsText' | 'ingredients' | 'instructions'> {
+export interface RecipeViewRow extends Omit<RecipeRow, 'authorId' | 'ingredientsText' | 'ingredientNames' | 'ingredientWords' | 'ingredients' | 'instructions'> {
   ingredients: IngredientLine[]
   instructions: InstructionStep[]
   authorId: string
