@@ -183,6 +183,9 @@ export function evaluate (summary: Summary[], peakRssMb: number): Check[] {
   // GET /api/admin/test, which does nothing else, measured 12-14% of this ceiling (bench/README.md).
   ratio('admin-analytics', 0.1, 'admin analytics (cached) req/s')
   // The gate (flag, plan, allowance, recipe count), the duplicates lookup and the import log around the same extraction.
+  // Five statements per request (term keys, complete matches, the most liked 500, the rarer words' recipes, the page)
+  // and a scored merge of up to a few thousand candidates, against one 12-row listing statement.
+  ratio('ai-search', 0.1, 'search by ingredients req/s')
   ratio('import-preview', 0.5, 'recipe import preview (captured page) req/s')
   const flood = by('login-detail')
   const floodRatio = flood?.p99 != null && flood.baselineP99 != null ? flood.p99 / flood.baselineP99 : undefined

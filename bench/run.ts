@@ -32,7 +32,7 @@ const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
   'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config',
-  'admin-analytics', 'import-preview']
+  'admin-analytics', 'import-preview', 'ai-search']
 const ADMIN_SCENARIOS = ['admin-analytics']
 const MEDIA_SCENARIOS = ['media-file', 'media-upload']
 const HOUSEHOLD_SCENARIOS = ['mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan']

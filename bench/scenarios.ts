@@ -60,6 +60,22 @@ const isRecipe = (r: Body) => r != null && typeof r.id === 'string' && typeof r.
 const mentions = (r: Body, term: string) =>
   String(r.title).toLowerCase().includes(term) || (Array.isArray(r.ingredients) && r.ingredients.some((i: Body) => String(i?.text).toLowerCase().includes(term)))
 
+/** What the reader has in the kitchen for `ai-search`: the main of 1 in 12 recipes and 4 of the 16 pantry items. */
+export const PANTRY_SEARCH = ['chicken', 'garlic', 'onion', 'lemon', 'rice']
+/** A ranked page of search-by-ingredients: null, or what is wrong. */
+function ingredientMatchesProblem (body: Body): string | null {
+  if (body?.success !== true || !Array.isArray(body.recipes)) return 'not a search envelope'
+  if (body.recipes.length !== 12) return `${body.recipes.length} matches, expected 12`
+  let previous = Infinity
+  for (const match of body.recipes) {
+    if (!isRecipe(match.recipe)) return 'a match without its recipe'
+    if (!(match.matchScore >= 0 && match.matchScore <= 1) || match.matchScore > previous) return `score ${match.matchScore} out of order`
+    if (!Array.isArray(match.matchedIngredients) || match.matchedIngredients.length === 0) return 'a match without matched ingredients'
+    previous = match.matchScore
+  }
+  return null
+}
+
 /** Imports at once: the service queues 32 pages behind its extraction threads and answers 503 past that. */
 export const IMPORT_CONNECTIONS = 16
 const importBody = JSON.stringify({ url: IMPORT_PAGE_URL, html: importPage() })
@@ -444,6 +460,20 @@ export function scenarios (runtime: Runtime): Scenario[] {
           throughput: true,
           latency: true
         }]),
+    {
+      name: 'ai-search',
+      label: `search by ingredients (${PANTRY_SEARCH.join(', ')}), POST /api/ai-recipes/search-by-ingredients, 12 best (reader)`,
+      load: [{
+        method: 'POST',
+        path: '/api/ai-recipes/search-by-ingredients',
+        headers: { ...reader, 'content-type': 'application/json' },
+        body: JSON.stringify({ ingredients: PANTRY_SEARCH, limit: 12 }),
+        check: ingredientMatchesProblem
+      }],
+      ceiling: 'list',
+      throughput: true,
+      latency: true
+    },
     {
       name: 'import-preview',
       label: `recipe import preview of a captured ${Math.round(importBody.length / 1024)} kB page, POST /api/recipe-import/preview (reader)`,
