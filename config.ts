@@ -252,7 +252,8 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
   }
   const vapid = await resolveVapid(env, isProduction, dataDir)
 
-  const allowedOrigins = (env.ALLOWED_ORIGINS ?? `http://localhost:${bffPort}`)
+  // By default the proxy's own page, by either loopback name, so it works opened at the address the log prints.
+  const allowedOrigins = (env.ALLOWED_ORIGINS ?? `http://localhost:${bffPort},http://127.0.0.1:${bffPort}`)
     .split(',').map(o => o.trim().replace(/\/$/, '')).filter(Boolean)
   for (const origin of allowedOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`Invalid configuration: ALLOWED_ORIGINS entry "${origin}" is not an origin`)

@@ -16,7 +16,7 @@ t.test('defaults of decisions.md section 7', async t => {
   t.equal(config.port, 3000)
   t.equal(config.host, '127.0.0.1')
   t.equal(config.bffPort, 3001)
-  t.same(config.allowedOrigins, ['http://localhost:3001'])
+  t.same(config.allowedOrigins, ['http://localhost:3001', 'http://127.0.0.1:3001'])
   t.same(config.rateLimit, { globalMax: 500, routerMax: 100, authMax: 15, windowMs: 900_000, importsPerHour: 60, aiPerHour: 30 })
   t.equal(config.databaseUrl, undefined, 'embedded PostgreSQL by default')
   t.equal(config.redisUrl, undefined, 'in-process cache by default')
