@@ -30,17 +30,25 @@ const recipe = {
         '1 tsp salt', '1 handful fresh coriander, chopped', '2 cups cooked basmati rice, to serve'
       ],
       recipeInstructions: [
-        { '@type': 'HowToSection', name: 'Base', itemListElement: [
-          { '@type': 'HowToStep', text: 'Heat the oil in a large pan and fry the onion for 8 minutes until golden.' },
-          { '@type': 'HowToStep', text: 'Add the garlic and ginger and cook for 1 minute.' },
-          { '@type': 'HowToStep', text: 'Stir in the spices and cook for 30 seconds until fragrant.' }
-        ] },
-        { '@type': 'HowToSection', name: 'Curry', itemListElement: [
-          { '@type': 'HowToStep', text: 'Add the chicken and brown it on all sides.' },
-          { '@type': 'HowToStep', text: 'Pour in the tomatoes and simmer for 15 minutes.' },
-          { '@type': 'HowToStep', text: 'Stir in the coconut milk and salt and simmer 5 minutes more.' },
-          { '@type': 'HowToStep', text: 'Scatter with coriander and serve with the rice.' }
-        ] }
+        {
+          '@type': 'HowToSection',
+          name: 'Base',
+          itemListElement: [
+            { '@type': 'HowToStep', text: 'Heat the oil in a large pan and fry the onion for 8 minutes until golden.' },
+            { '@type': 'HowToStep', text: 'Add the garlic and ginger and cook for 1 minute.' },
+            { '@type': 'HowToStep', text: 'Stir in the spices and cook for 30 seconds until fragrant.' }
+          ]
+        },
+        {
+          '@type': 'HowToSection',
+          name: 'Curry',
+          itemListElement: [
+            { '@type': 'HowToStep', text: 'Add the chicken and brown it on all sides.' },
+            { '@type': 'HowToStep', text: 'Pour in the tomatoes and simmer for 15 minutes.' },
+            { '@type': 'HowToStep', text: 'Stir in the coconut milk and salt and simmer 5 minutes more.' },
+            { '@type': 'HowToStep', text: 'Scatter with coriander and serve with the rice.' }
+          ]
+        }
       ]
     }
   ]

@@ -157,7 +157,9 @@ t.test('a data deletion keeps the account and removes the content', async t => {
   await app.inject({ method: 'POST', url: `/api/social/recipes/${recipe.id}/like`, headers: bearer(user) })
   await app.inject({ method: 'POST', url: `/api/comments/recipe/${recipe.id}`, headers: bearer(user), payload: { content: 'Hi' } })
   const imported = await app.inject({
-    method: 'POST', url: '/api/recipe-import/from-text', headers: bearer(user),
+    method: 'POST',
+    url: '/api/recipe-import/from-text',
+    headers: bearer(user),
     payload: { text: 'Toast\n\nIngredients\n- 1 slice bread\n\nMethod\n1. Toast it.' }
   })
   t.equal(imported.statusCode, 201)
