@@ -20,6 +20,7 @@ import {
 import type { GenerateInput } from '../../../schemas/ai-recipes.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import { usagePeriod } from './plans.js'
+import { boundedIngredients, boundedMinutes, boundedServings, cutText } from './recipe-fields.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,29 +41,19 @@ export interface Generated { recipe: RecipeView, generationId: string, created: 
 
 /** The recipe the model wrote, as recipe input: a draft, cut to the recipe bounds, tagged `ai-generated`. */
 export function generatedToRecipe (generated: GeneratedRecipe, request: AiRequest): RecipeInput & { title: string } {
-  const cut = (value: string | null | undefined, max: number) => value == null || value.trim() === '' ? null : value.trim().slice(0, max)
-  const minutes = (value: number | null) => value == null ? null : Math.min(100_000, Math.max(0, Math.round(value)))
-  const servings = generated.servings ?? request.servings ?? null
   const tags = [...new Set(generated.tags.map(tag => tag.slice(0, RECIPE_LIMITS.tagName).trim()).filter(tag => tag !== '' && tag !== AI_TAG))]
   return {
-    title: cut(generated.title, RECIPE_LIMITS.title) ?? 'AI recipe',
-    description: cut(generated.description, RECIPE_LIMITS.description),
+    title: cutText(generated.title, RECIPE_LIMITS.title) ?? 'AI recipe',
+    description: cutText(generated.description, RECIPE_LIMITS.description),
     type: request.type ?? generated.type ?? 'food',
     difficulty: generated.difficulty ?? 'medium',
     published: false,
-    cuisine: cut(generated.cuisine ?? request.cuisine, 100),
-    prepTime: minutes(generated.prepTime),
-    cookTime: minutes(generated.cookTime),
-    ...(generated.totalTime != null && { totalTime: minutes(generated.totalTime) }),
-    servings: servings == null ? null : Math.min(1000, Math.max(1, Math.round(servings))),
-    ingredients: generated.ingredients.slice(0, RECIPE_LIMITS.ingredients).map(line => ({
-      text: line.text.slice(0, 500),
-      name: (line.name.trim() === '' ? line.text : line.name).slice(0, 200),
-      quantity: line.quantity != null && Number.isFinite(line.quantity) && line.quantity >= 0 ? line.quantity : null,
-      unit: cut(line.unit, 50),
-      note: cut(line.note, 500),
-      group: cut(line.group, 100)
-    })),
+    cuisine: cutText(generated.cuisine ?? request.cuisine, 100),
+    prepTime: boundedMinutes(generated.prepTime),
+    cookTime: boundedMinutes(generated.cookTime),
+    ...(generated.totalTime != null && { totalTime: boundedMinutes(generated.totalTime) }),
+    servings: boundedServings(generated.servings ?? request.servings),
+    ingredients: boundedIngredients(generated.ingredients),
     instructions: generated.instructions.slice(0, RECIPE_LIMITS.instructions).map((text, i) => ({ step: i + 1, text: text.slice(0, 5000) })),
     imageUrl: null,
     sourceUrl: null,

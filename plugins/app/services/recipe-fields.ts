@@ -1,8 +1,8 @@
 // Turns a validated request body into the columns a recipe stores, and a stored recipe back into input.
-import { normalizeIngredients, ingredientsSearchText } from '../../../lib/ingredients.js'
+import { normalizeIngredients, ingredientsSearchText, type Ingredient } from '../../../lib/ingredients.js'
 import { slugOf } from '../../../lib/slug.js'
 import { validationError } from '../../../lib/errors.js'
-import type { InstructionStep, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
+import { RECIPE_LIMITS, type InstructionStep, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import type { RecipeFields } from '../repositories/recipes.js'
 import type { TagName } from '../repositories/tags.js'
 
@@ -85,4 +85,30 @@ export function inputFromRecipe (recipe: RecipeView): RecipeInput {
     sourceUrl,
     tags: recipe.tags.map(t => t.name)
   }
+}
+
+// Recipes made from outside text (an imported page, a model's answer): every field cut to the recipe bounds.
+
+/** Trimmed and cut to `max`; blank is null. */
+export const cutText = (value: string | null | undefined, max: number): string | null =>
+  value == null || value.trim() === '' ? null : value.trim().slice(0, max)
+
+/** Whole minutes within 0..100,000, or null. */
+export const boundedMinutes = (value: number | null | undefined): number | null =>
+  value == null || !Number.isFinite(value) ? null : Math.min(100_000, Math.max(0, Math.round(value)))
+
+/** Whole servings within 1..1,000, or null. */
+export const boundedServings = (value: number | null | undefined): number | null =>
+  value == null || !Number.isFinite(value) ? null : Math.min(1000, Math.max(1, Math.round(value)))
+
+/** Ingredient lines from outside, at most RECIPE_LIMITS.ingredients, each field cut; an empty name becomes the line. */
+export function boundedIngredients (lines: Array<Pick<Ingredient, 'text' | 'name' | 'quantity' | 'unit' | 'note' | 'group'>>): Ingredient[] {
+  return lines.slice(0, RECIPE_LIMITS.ingredients).map(line => ({
+    text: line.text.slice(0, 500),
+    name: (line.name.trim() === '' ? line.text : line.name).slice(0, 200),
+    quantity: line.quantity != null && Number.isFinite(line.quantity) && line.quantity >= 0 ? line.quantity : null,
+    unit: cutText(line.unit, 50),
+    note: cutText(line.note, 500),
+    group: cutText(line.group, 100)
+  }))
 }

@@ -15,6 +15,7 @@ import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-ur
 import { parseRecipeText } from '../../../lib/recipe-import/text.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import { usagePeriod } from './plans.js'
+import { boundedIngredients, boundedMinutes, boundedServings, cutText } from './recipe-fields.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,27 +38,17 @@ const pageKey = (url: string, saveAsDraft: boolean) => importKey(saveAsDraft ? '
 
 /** The recipe a preview becomes: a draft (unpublished) unless `saveAsDraft` is false; fields cut to the recipe bounds. */
 export function previewToRecipe (preview: RecipePreview, saveAsDraft: boolean): RecipeInput & { title: string } {
-  const cut = (value: string | null, max: number) => value == null || value.trim() === '' ? null : value.trim().slice(0, max)
-  const minutes = (value: number | null) => value == null || !Number.isFinite(value) ? null : Math.min(100_000, Math.max(0, Math.round(value)))
-  const servings = preview.servings == null ? null : Math.min(1000, Math.max(1, Math.round(preview.servings)))
   const http = (url: string | null) => url != null && /^https?:\/\//i.test(url) && url.length <= 2000 ? url : null
   return {
-    title: cut(preview.title, RECIPE_LIMITS.title) ?? 'Imported recipe',
-    description: cut(preview.description, RECIPE_LIMITS.description),
+    title: cutText(preview.title, RECIPE_LIMITS.title) ?? 'Imported recipe',
+    description: cutText(preview.description, RECIPE_LIMITS.description),
     published: !saveAsDraft,
-    cuisine: cut(preview.cuisine, 100),
-    prepTime: minutes(preview.prepTime),
-    cookTime: minutes(preview.cookTime),
-    totalTime: minutes(preview.totalTime),
-    servings,
-    ingredients: preview.ingredients.slice(0, RECIPE_LIMITS.ingredients).map(line => ({
-      text: line.text.slice(0, 500),
-      name: (line.name.trim() === '' ? line.text : line.name).slice(0, 200),
-      quantity: line.quantity != null && Number.isFinite(line.quantity) && line.quantity >= 0 ? line.quantity : null,
-      unit: cut(line.unit, 50),
-      note: cut(line.note, 500),
-      group: cut(line.group, 100)
-    })),
+    cuisine: cutText(preview.cuisine, 100),
+    prepTime: boundedMinutes(preview.prepTime),
+    cookTime: boundedMinutes(preview.cookTime),
+    totalTime: boundedMinutes(preview.totalTime),
+    servings: boundedServings(preview.servings),
+    ingredients: boundedIngredients(preview.ingredients),
     instructions: preview.instructions.slice(0, RECIPE_LIMITS.instructions).map((step, i) => ({
       step: i + 1,
       text: step.text.slice(0, 5000),
