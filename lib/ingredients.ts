@@ -1,6 +1,6 @@
 // Ingredients are free JSON; the canonical element is { text, name, quantity, unit, note, group }.
 // Plain strings are parsed (mixed numbers, vulgar fractions, ranges) and always keep their original line in `text`.
-import { parseIngredient } from 'parse-ingredient'
+import { parseIngredient, type ParseIngredientOptions } from 'parse-ingredient'
 
 export interface Ingredient {
   text: string
@@ -22,18 +22,59 @@ function splitNote (description: string): { name: string, note: string | null } 
   return { name: description.trim(), note: null }
 }
 
+// Sizes stay units ("2 large eggs": unit large): nutrition reads them as the food's portion (lib/nutrition).
+const OPTIONS: ParseIngredientOptions = {
+  // Counted containers and portions the library does not know; a unit, so "2 jars pesto" names pesto.
+  additionalUOMs: Object.fromEntries([
+    ['jar', 'jars'], ['slice', 'slices'], ['handful', 'handfuls'], ['packet', 'packets'], ['tin', 'tins'],
+    ['sheet', 'sheets'], ['fillet', 'fillets'], ['stalk', 'stalks'], ['bottle', 'bottles'], ['sachet', 'sachets'],
+    ['knob', 'knobs'], ['rasher', 'rashers'], ['scoop', 'scoops'], ['cube', 'cubes']
+  ].map(([short, plural]) => [short, { short, plural, type: 'count' as const }]))
+}
+
+/**
+ * Rewrites the forms the library misreads, before parsing: "1-1/2" (a mixed number, not a range), "1,5 kg" (a decimal
+ * comma), "gr" (grams), "a pinch of" (one), "2 x 400g cans" (two cans, noted 400g). "4 x 120 g fillets" stays as the
+ * library reads it: lib/nutrition takes the weight of each piece from the name.
+ */
+function rewrite (text: string): string {
+  return text
+    .replace(/^(\d+)\s*-\s*(\d+\/\d+)(?=\s)/, (whole, unit: string, fraction: string) => {
+      const [n, d] = fraction.split('/').map(Number)
+      return n < d ? `${unit} ${fraction}` : whole
+    })
+    .replace(/(\d),(\d{1,2})(?!\d)/g, '$1.$2')
+    .replace(/(\d)\s*grs?\.?(?=\s)/i, '$1 g')
+    .replace(/^an?\s+(?=(?:pinch|dash|splash|handful|bunch|sprig|knob|clove|can|tin|jar|cup|stick|slice|packet|package|head|sheet|piece)s?\s+of\s)/i, '1 ')
+    .replace(/^(\d+)\s*[x×]\s*(\d[\d.]*\s*[a-z]{1,5})\s+(cans?|tins?|jars?|packs?|packets?|bottles?|bags?|boxe?s?|cartons?)\s+(.+)$/i, '$1 $3 $4 ($2)')
+}
+
 export function parseIngredientLine (line: string, group: string | null = null): Ingredient {
   const text = line.trim()
-  const [parsed] = parseIngredient(text)
+  const [parsed] = parseIngredient(rewrite(text), OPTIONS)
   if (parsed == null) return { text, name: text, quantity: null, unit: null, note: null, group }
-  const { name, note } = splitNote(parsed.description)
+  const notes: string[] = []
+  let description = parsed.description
+  // "1 (14 oz) can tomatoes", "1 cup (240 ml) water": a parenthesis before the name is a note; a unit may follow it.
+  let unit = parsed.unitOfMeasureID ?? parsed.unitOfMeasure ?? null
+  const leading = /^\(([^()]{1,60})\)\s*(.*)$/.exec(description)
+  if (leading != null && leading[2] !== '') {
+    notes.push(leading[1].trim())
+    description = leading[2]
+    if (unit == null) {
+      const [again] = parseIngredient(`1 ${description}`, OPTIONS)
+      if (again?.unitOfMeasureID != null) { unit = again.unitOfMeasureID; description = again.description }
+    }
+  }
+  const { name, note } = splitNote(description)
+  if (note != null) notes.push(note)
   return {
     text,
     name: name === '' ? text : name,
     quantity: parsed.quantity ?? null,
     quantity2: parsed.quantity2 ?? null,
-    unit: parsed.unitOfMeasureID ?? parsed.unitOfMeasure ?? null,
-    note,
+    unit,
+    note: notes.length > 0 ? notes.join(', ') : null,
     group
   }
 }
