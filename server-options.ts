@@ -174,6 +174,9 @@ export function serverOptions (config: Config, overrides: Partial<ServerOptions>
     keepAliveTimeout: 72_000,
     requestTimeout: 60_000,
     forceCloseConnections: 'idle',
+    // Start-up connects to PostgreSQL, Redis and the job queue and compiles every route's schemas: avvio's 10 s per
+    // plugin is too tight for an instance starting beside others on a busy host (seen in the two-instance check).
+    pluginTimeout: 30_000,
     return503OnClosing: true,
     // A longer path segment is FST_ERR_MAX_PARAM_LENGTH, which frameworkErrorHandler answers 404 like any bad id.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
