@@ -8,6 +8,8 @@ import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { validationDetails } from '../error-body.js'
 import { normalizeIngredients, type Ingredient } from '../ingredients.js'
+// The folding nutrition matches names with (case, accents, punctuation, asides, plurals with their exceptions).
+import { words } from '../nutrition/text.js'
 import { sanitizeString } from '../sanitize.js'
 
 const Text = Type.String()
@@ -223,20 +225,6 @@ export function readRecipe (content: string | null): ReadResult {
 
 /** Share of the requested ingredients a recipe must use (rounded up: 3 of 4, 2 of 3, 1 of 1). */
 export const GROUNDING_SHARE = 0.6
-
-/** A word in singular form, roughly: tomatoes -> tomato, berries -> berry, dishes -> dish, eggs -> egg (glass stays). */
-export function singular (word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`
-  if (word.length > 4 && /(?:oes|ches|shes|sses|xes|zes)$/.test(word)) return word.slice(0, -2)
-  if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1)
-  return word
-}
-
-/** Lower-case, accent-free words in singular form. */
-export function words (text: string): string[] {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u).filter(word => word !== '').map(singular)
-}
 
 /** Whether `phrase` (words) occurs as whole consecutive words in `text` (words). */
 function containsPhrase (text: string[], phrase: string[]): boolean {
