@@ -12,7 +12,7 @@ import page from './plugins/page.js'
 import { authRateLimits, DEFAULT_AUTH_LIMITS, type AuthLimits } from './plugins/rate-limit.js'
 import sessionRoutes from './plugins/session-routes.js'
 
-export { apiPath, apiTarget } from './plugins/api-proxy.js'
+export { apiTarget } from './plugins/api-proxy.js'
 
 export interface BffOptions {
   config: Config

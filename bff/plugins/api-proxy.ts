@@ -51,12 +51,6 @@ export function apiTarget (url: string): { path: string } | { refused: 400 | 404
   return isBlocked(path) ? { refused: 404 } : { path }
 }
 
-/** The API path a URL names (normalised), or null when the proxy refuses it. */
-export function apiPath (url: string): string | null {
-  const target = apiTarget(url)
-  return 'path' in target ? target.path : null
-}
-
 /** The proxy's refusal: 400 with the validation shape, or the 404 every unknown path gets. */
 function refuse (status: 400 | 404): Error {
   return status === 400 ? validationError(['path: malformed']) : new HttpError(404, 'Not found')
