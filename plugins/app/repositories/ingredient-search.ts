@@ -40,12 +40,6 @@ export const ingredientSearchRepository = {
     return row.keys
   },
 
-  /** How many recipes the public listing holds (kept by triggers, migration 0011). */
-  async listedCount (db: Db): Promise<number> {
-    const [row] = await db<Array<{ listedCount: number }>>`select listed_count::int from recipe_listing`
-    return row?.listedCount ?? 0
-  },
-
   /**
    * Among the `window` most liked listed recipes (recipes_listed_popular_idx, the order of GET /api/recipes?sort=popular),
    * those containing any of `words`. A bounded walk whatever the words.

@@ -60,7 +60,7 @@ export function createIngredientSearchService (fastify: FastifyInstance) {
       const covering = await repo.covering(db, words, MAX_PAIR_WORDS, bounds.covering)
       let best = rankCandidates(covering, terms, limit)
       if (best.length < limit || best[limit - 1].score < 1) {
-        const [liked, listed] = await Promise.all([repo.mostLiked(db, words, bounds.window), repo.listedCount(db)])
+        const [liked, { listedCount: listed }] = await Promise.all([repo.mostLiked(db, words, bounds.window), fastify.recipesRepository.listing(db)])
         let candidates = [...covering, ...liked]
         if (listed > bounds.window) {
           const lookups = indexLookups(terms, liked, listed, bounds.window, bounds.budget)
@@ -93,4 +93,4 @@ declare module 'fastify' {
 
 export default fp(async fastify => {
   fastify.decorate('ingredientSearchService', createIngredientSearchService(fastify))
-}, { name: 'ingredient-search-service', dependencies: ['ingredient-search-repository', 'db'] })
+}, { name: 'ingredient-search-service', dependencies: ['ingredient-search-repository', 'recipes-repository', 'db'] })
