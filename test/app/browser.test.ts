@@ -4,7 +4,7 @@
 // and no process left after close. Nothing here reaches the internet. The plugin runs on a bare Fastify with the two
 // settings it reads (fast, no database); the last test checks that the app itself decorates `browser`.
 import { createSocket } from 'node:dgram'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer as createTcpServer, type AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -12,9 +12,9 @@ import t, { type Test } from 'tap'
 import type { Config } from '../../config.js'
 import browserPlugin, { BrowserBusy, BrowserUnavailable, RenderFailed, RenderTimeout } from '../../plugins/external/browser.js'
 import { build, eventually } from '../helper.js'
+import { CHROMIUM_PATH, chromiumMissing } from '../helpers/chromium.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`
+const skip = chromiumMissing
 
 /** What the page's probes wrote into its `<pre id="probes">` (not the script source that writes them). */
 const probes = (html: string): string => /<pre id="probes">([^<]*)<\/pre>/.exec(html)?.[1] ?? ''
@@ -146,7 +146,7 @@ function alive (pid: number): boolean {
 
 async function browserApp (t: Test, settings: Partial<Pick<Config, 'chromiumPath' | 'importAllowPrivateHosts'>> = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false })
-  app.decorate('config', { chromiumPath: CHROMIUM, importAllowPrivateHosts: false, ...settings } as Config)
+  app.decorate('config', { chromiumPath: CHROMIUM_PATH, importAllowPrivateHosts: false, ...settings } as Config)
   await app.register(browserPlugin)
   await app.ready()
   t.teardown(async () => await app.close())

@@ -1,21 +1,16 @@
 // A real browser in front of the web proxy: Debian's Chromium driven by playwright-core (the same executable discovery
 // as plugins/external/browser.ts: CHROMIUM_PATH, else /usr/bin/chromium), the API and the proxy on real loopback ports,
 // and a second local site (another port, so another origin) serving the hostile pages.
-import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { chromium, type Browser } from 'playwright-core'
 import type { Test } from 'tap'
+import { CHROMIUM_PATH } from '../helpers/chromium.js'
 import { freePort } from '../helpers/net.js'
 import { startBff, type Bff, type ProxyOptions } from './helpers.js'
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-/** Why the browser tests cannot run here, or false when they can. */
-export const chromiumMissing: string | false = existsSync(CHROMIUM_PATH)
-  ? false
-  : `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`
+export { chromiumMissing } from '../helpers/chromium.js'
 
 /** platform.md's flags; one browser per test file, closed when the file ends. */
 export async function launchChromium (t: Test): Promise<Browser> {

@@ -1,12 +1,12 @@
 // Recipe import routes: the gate (sign-in, feature flag, monthly allowance, recipe limit), preview with duplicates,
 // creation from a page, captured HTML, a preview, text and an image, the legacy route, refusals of private addresses,
 // pages that fail, the import log, and the allowance exact under concurrent imports.
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import t, { type Test } from 'tap'
 import { adminBearer, bearer, build, createAdmin, eventually, json, registerUser } from '../../../helper.js'
+import { chromiumMissing } from '../../../helpers/chromium.js'
 
 const RECIPE_PAGE = (title: string, extra = '') => `<!doctype html><html lang="en"><head><title>${title} | Site</title>
 <script type="application/ld+json">${JSON.stringify({
@@ -234,7 +234,7 @@ t.test('from-image reads a photographed recipe with OCR; bad images are refused'
   t.ok(recipe.instructions.length >= 1, 'steps were read')
 })
 
-t.test('a page whose recipe is built by scripts is rendered by Chromium (its script fetched through the safe fetcher)', { skip: existsSync('/usr/bin/chromium') ? false : 'Chromium is not installed' }, async t => {
+t.test('a page whose recipe is built by scripts is rendered by Chromium (its script fetched through the safe fetcher)', { skip: chromiumMissing }, async t => {
   const app = await build(t, PRIVATE_OK)
   const recipe = { '@context': 'https://schema.org', '@type': 'Recipe', name: 'Scripted Curry', recipeIngredient: ['1 onion', '2 tbsp curry paste'], recipeInstructions: ['Fry the onion.', 'Add the paste.'] }
   const pages = await site(t, {

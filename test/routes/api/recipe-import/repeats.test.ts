@@ -1,11 +1,11 @@
 // Repeated and concurrent identical imports make one recipe and spend one import; Chromium killed in the middle of a
 // render ends that import with an envelope, leaves no process behind, and the next import renders again.
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { bearer, build, eventually, json, registerUser } from '../../../helper.js'
+import { chromiumMissing } from '../../../helpers/chromium.js'
 
 const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' } }
 type App = Awaited<ReturnType<typeof build>>
@@ -104,7 +104,7 @@ function chromiumPids (): number[] {
   return rows.filter(row => ours.has(row.pid) && /chrom/i.test(row.comm)).map(row => row.pid)
 }
 
-t.test('Chromium killed mid-import: an error envelope, no process left behind, the next import renders', { skip: existsSync('/usr/bin/chromium') ? false : 'Chromium is not installed (apt-get install -y chromium)' }, async t => {
+t.test('Chromium killed mid-import: an error envelope, no process left behind, the next import renders', { skip: chromiumMissing }, async t => {
   const app = await build(t, PRIVATE_OK)
   const ann = await registerUser(app)
   const recipe = { '@context': 'https://schema.org', '@type': 'Recipe', name: 'Rendered Dal', recipeIngredient: ['1 cup lentils'], recipeInstructions: ['Cook the lentils.'] }
