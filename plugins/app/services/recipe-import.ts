@@ -123,7 +123,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     if (html != null) {
       const preview = await extract(html, url)
       if (!usable(preview)) throw new NoRecipeFound()
-      return { preview: { ...preview, sourceUrl: preview.sourceUrl ?? url }, method: 'captured' }
+      return { preview: withSource(preview, url), method: 'captured' }
     }
     let page
     try {
