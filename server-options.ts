@@ -9,23 +9,12 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
+import { redactLogFields } from './lib/redact.js'
 import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
 
 const require = createRequire(import.meta.url)
 
 export const BODY_LIMIT = 1024 * 1024
-
-/** Fields whose values never reach the logs, wherever they appear. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-admin-token"]',
-  'res.headers["set-cookie"]',
-  ...['password', 'currentPassword', 'newPassword', 'token', 'idToken', 'totpCode', 'backupCode', 'secret']
-    .flatMap(field => [field, `*.${field}`]),
-  // `code` only where it is a one-time code: error objects carry a `code` (EADDRINUSE...) worth keeping.
-  'code', 'body.code', 'req.body.code'
-]
 
 /**
  * One trusted proxy hop: the socket peer is trusted to set X-Forwarded-For only when its own address matches
@@ -97,7 +86,7 @@ function prettyTransport (): FastifyServerOptions['logger'] {
 export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = process.stdout.isTTY === true): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: redactLogFields },
     serializers: {
       req (req: FastifyRequest) {
         return {

@@ -13,11 +13,26 @@ function parse (address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 const GLOBAL_SKIP = [ipaddr.parseCIDR('127.0.0.1/32'), ipaddr.parseCIDR('192.168.0.0/16'), ipaddr.parseCIDR('10.0.0.0/8')]
 const ROUTER_EXTRA_SKIP = [ipaddr.parseCIDR('172.16.0.0/12')]
 
+const MAX_REMEMBERED = 10_000
+const exemptions = new Map<string, boolean>()
+
 /**
  * The global limiter skips 127.0.0.1, ::1, 192.168.* and 10.*; the per-router limiter also skips 172.16-31.*
  * (interface.md writes "172.16 to 172.39"; 172.32-39 are public addresses, so we keep to the private range).
  */
 export function isRateLimitExempt (address: string, router = false): boolean {
+  const key = router ? `r${address}` : address
+  let exempt = exemptions.get(key)
+  if (exempt === undefined) {
+    // Parsing an address costs microseconds on every request; clients are few next to requests, so answers are kept.
+    if (exemptions.size >= MAX_REMEMBERED) exemptions.clear()
+    exempt = classify(address, router)
+    exemptions.set(key, exempt)
+  }
+  return exempt
+}
+
+function classify (address: string, router: boolean): boolean {
   const ip = parse(address)
   if (ip == null) return false
   if (ip.kind() === 'ipv6') return ip.toNormalizedString() === '0:0:0:0:0:0:0:1'

@@ -7,6 +7,7 @@ import type { IngredientCandidate } from '../../../lib/ingredient-names.js'
 import type { RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { inOrder } from './recipe-queries.js'
 import { listedRecipe } from './visibility.js'
 
 declare module 'fastify' {
@@ -41,13 +42,13 @@ export const ingredientSearchRepository = {
   },
 
   /**
-   * Among the `window` most liked listed recipes (recipes_listed_popular_idx, the order of GET /api/recipes?sort=popular),
-   * those containing any of `words`. A bounded walk whatever the words.
+   * Among the `window` most liked listed recipes (recipe_popularity_listed_idx, the order of GET
+   * /api/recipes?sort=popular), those containing any of `words`. A bounded walk whatever the words.
    */
   async mostLiked (db: Db, words: string[], window: number): Promise<IngredientCandidate[]> {
+    const columns = db`r.id, r.author_id, r.ingredient_names, r.ingredient_words, r.like_count, r.created_at`
     return candidates(await db<CandidateRow[]>`select ${candidateColumns(db)}
-      from (select r.id, r.author_id, r.ingredient_names, r.ingredient_words, r.like_count, r.created_at from recipes r
-        where ${listedRecipe(db)} order by r.like_count desc, r.created_at desc, r.id desc limit ${window}) r
+      from (${inOrder(db, columns, listedRecipe(db), 'popular')} limit ${window}) r
       where r.ingredient_words && ${words}::text[] and ${shownAuthor(db)}`)
   },
 

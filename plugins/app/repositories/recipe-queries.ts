@@ -25,14 +25,27 @@ export function orderBy (db: Db, sort: RecipeSort) {
 }
 
 /**
- * Up to `count` recipes of `where` in `order` from `offset` on. The ids are found first and the full columns computed
- * for those rows only, so skipped rows of a deep page cost an index entry each.
+ * `select <columns> from recipes r where <where>` in the sort's order, for a limit to cut. The popular order walks
+ * recipe_popularity's index (migration 0024: like_count is not indexed on recipes, so likes are HOT updates), joining
+ * each recipe for `where`; its like_count and created_at equal the recipe's, so the order is orderBy('popular').
  */
-export async function rows (db: Db, where: Fragment, order: Fragment, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+export function inOrder (db: Db, columns: Fragment, where: Fragment, sort: RecipeSort): Fragment {
+  if (sort === 'popular') {
+    return db`select ${columns} from recipe_popularity p join recipes r on r.id = p.recipe_id
+      where p.listed and ${where} order by p.like_count desc, p.created_at desc, p.recipe_id desc`
+  }
+  return db`select ${columns} from recipes r where ${where} order by ${orderBy(db, sort)}`
+}
+
+/**
+ * Up to `count` recipes of `where` in the sort's order from `offset` on. The ids are found first and the full columns
+ * computed for those rows only, so skipped rows of a deep page cost an index entry each.
+ */
+export async function rows (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
   const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
-    from (select r.id from recipes r where ${where} order by ${order} limit ${count} offset ${offset}) p
+    from (${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}) p
     join recipes r on r.id = p.id join users a on a.id = r.author_id
-    order by ${order}`
+    order by ${orderBy(db, sort)}`
   return found.map(mapRecipe)
 }
 
@@ -65,8 +78,7 @@ export async function matchingIds (db: Db, where: Fragment, match: Fragment, sor
   const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
   if (INDEXED_SORTS.has(sort)) {
     const window = Math.max(SEARCH_WINDOW, 4 * (offset + count))
-    const found = await db<Array<{ id: string }>>`select r.id from (
-      select ${columns} from recipes r where ${where} order by ${order} limit ${window}) r
+    const found = await db<Array<{ id: string }>>`select r.id from (${inOrder(db, columns, where, sort)} limit ${window}) r
       where ${match} order by ${order} limit ${count} offset ${offset}`
     if (found.length === count) return found.map(row => row.id)
   }
@@ -75,9 +87,9 @@ export async function matchingIds (db: Db, where: Fragment, match: Fragment, sor
   return found.map(row => row.id)
 }
 
-export async function page (db: Db, where: Fragment, order: Fragment, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
+export async function page (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
   const [items, [{ total }]] = await Promise.all([
-    rows(db, where, order, viewerId, (pageNo - 1) * limit, limit),
+    rows(db, where, sort, viewerId, (pageNo - 1) * limit, limit),
     db<Array<{ total: number }>>`select count(*)::int as total from recipes r where ${where}`
   ])
   return { items, total }

@@ -6,7 +6,7 @@ import type { recipes } from '../../../db/schema/index.js'
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import {
-  byIds, countUpTo, escapeLike, filtered, matchingIds, orderBy, page, rows, searchTerm, slice, type Fragment, type Page, type Slice
+  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, orderBy, page, rows, searchTerm, slice, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
@@ -122,7 +122,7 @@ export const recipesRepository = {
     const sort = filters.sort ?? 'newest'
     const offset = (pageNo - 1) * limit
     const search = searchTerm(filters)
-    if (search.text === '') return slice(await rows(db, where, orderBy(db, sort), viewerId, offset, limit + 1), limit)
+    if (search.text === '') return slice(await rows(db, where, sort, viewerId, offset, limit + 1), limit)
     const inTitle = db`lower(r.title) like ${search.pattern}`
     let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)
     if (ids.length <= limit) {
@@ -142,7 +142,7 @@ export const recipesRepository = {
     const order = orderBy(db, sort)
     const found = await db<Array<RecipeViewRow & { listingCount: number, listingVersion: string }>>`
       select ${recipeColumns(db, viewerId)}, l.listed_count::int as listing_count, l.version::text as listing_version
-      from (select r.id from recipes r where ${listedRecipe(db)} order by ${order} limit ${limit + 1} offset ${(pageNo - 1) * limit}) p
+      from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${limit + 1} offset ${(pageNo - 1) * limit}) p
       join recipes r on r.id = p.id join users a on a.id = r.author_id cross join recipe_listing l
       order by ${order}`
     const listing = found.length === 0 ? null : { listedCount: found[0].listingCount, version: found[0].listingVersion }
@@ -167,7 +167,7 @@ export const recipesRepository = {
 
   /** An author's recipes that the viewer may see, newest first. */
   async byAuthor (db: Db, authorId: string, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
-    return await page(db, db`r.author_id = ${authorId} and ${recipeVisibleTo(db, viewerId)}`, orderBy(db, 'newest'), viewerId, pageNo, limit)
+    return await page(db, db`r.author_id = ${authorId} and ${recipeVisibleTo(db, viewerId)}`, 'newest', viewerId, pageNo, limit)
   },
 
   /** An author's recipe by its slug, as the viewer may see it. */
@@ -217,9 +217,7 @@ export const recipesRepository = {
   },
 
   async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {
-    const rows = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)} from recipes r join users a on a.id = r.author_id
-      where ${listedRecipe(db)} order by ${orderBy(db, 'popular')} limit ${limit}`
-    return rows.map(mapRecipe)
+    return await rows(db, listedRecipe(db), 'popular', viewerId, 0, limit)
   },
 
   async cuisines (db: Db) {
