@@ -91,9 +91,9 @@ export default fp(async fastify => {
     namespace: 'user',
     secret: fastify.config.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
-    // A client sends the same token on every request: its checked claims are kept (until they expire), keyed by the
-    // token itself, so the signature is computed once per token and instance rather than once per request.
-    verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS, cacheKeyBuilder: (token: string) => token },
+    // A client sends the same token on every request: its checked claims are kept until they expire (keyed by the
+    // token's hash), so decoding and checking them is done once per token and instance rather than once per request.
+    verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS },
     // request.user is ours (set by the checks below); @fastify/jwt's own request helpers write elsewhere.
     decoratorName: 'jwtPayload'
   })

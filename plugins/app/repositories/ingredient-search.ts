@@ -5,7 +5,7 @@
 import fp from 'fastify-plugin'
 import type { IngredientCandidate } from '../../../lib/ingredient-names.js'
 import type { RecipeView } from '../../../schemas/recipes.js'
-import type { Db } from '../../external/db.js'
+import { json, type Db } from '../../external/db.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { inOrder } from './recipe-queries.js'
 import { listedRecipe } from './visibility.js'
@@ -83,12 +83,14 @@ export const ingredientSearchRepository = {
 
   /**
    * The recipes of `ids` in that order, as every list shows them (the shared select list and mapper; one prepared
-   * statement), each with its ingredient keys as read in the same row; one no longer searchable is left out.
+   * statement), each with its ingredient keys as read in the same row; one no longer searchable is left out. The ids
+   * travel as JSON so the statement keeps one plan (see byIds in recipe-queries.ts).
    */
   async recipes (db: Db, ids: string[], viewerId: string): Promise<Array<{ recipe: RecipeView, names: string[] }>> {
     if (ids.length === 0) return []
     const found = await db<Array<RecipeViewRow & { ingredientNames: string[] }>>`select ${recipeColumns(db, viewerId)}, r.ingredient_names
-      from unnest(${ids}::text[]) with ordinality p(id, n) join recipes r on r.id = p.id join users a on a.id = r.author_id
+      from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n) join recipes r on r.id = p.id
+      join users a on a.id = r.author_id
       where ${listedRecipe(db)} and ${shownAuthor(db)}
       order by p.n`
     return found.map(row => ({ recipe: mapRecipe(row), names: row.ingredientNames }))

@@ -1,7 +1,7 @@
 // The queries behind the recipe listing, search and author pages: sort orders, filters, ids-first pages, the search
 // phases and the capped count. The repository (recipes.ts) composes them; they take the caller's handle like it does.
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
-import type { Db } from '../../external/db.js'
+import { json, type Db } from '../../external/db.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { countUpTo as countRowsUpTo, escapeLike } from './sql.js'
 import { listedRecipe } from './visibility.js'
@@ -38,15 +38,12 @@ export function inOrder (db: Db, columns: Fragment, where: Fragment, sort: Recip
 }
 
 /**
- * Up to `count` recipes of `where` in the sort's order from `offset` on. The ids are found first and the full columns
- * computed for those rows only, so skipped rows of a deep page cost an index entry each.
+ * Up to `count` recipes of `where` in the sort's order from `offset` on: the ids first (a small statement), then the
+ * full columns of those rows only (byIds), so skipped rows of a deep page cost an index entry each.
  */
 export async function rows (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
-  const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
-    from (${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}) p
-    join recipes r on r.id = p.id join users a on a.id = r.author_id
-    order by ${orderBy(db, sort)}`
-  return found.map(mapRecipe)
+  const found = await db<Array<{ id: string }>>`${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}`
+  return await byIds(db, found.map(row => row.id), viewerId)
 }
 
 /** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
@@ -55,13 +52,17 @@ const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
 const SEARCH_WINDOW = 500
 
 /**
- * The full recipe columns of `ids`, in that order. The ids are a parameter, so this big statement keeps one prepared
- * plan (planning it costs about a millisecond) while the small id queries before it are planned per search term.
+ * The full recipe columns of `ids`, in that order (ids no longer there are left out). Planning this statement costs
+ * about a millisecond, so it must keep one prepared plan: PostgreSQL reuses a generic plan only when it is estimated
+ * no dearer than the plans made for the actual values. A LIMIT parameter (estimated at 10% of the rows) or an array
+ * (unnest sizes a known array exactly, an unknown one at 100) makes them differ, and the statement was planned anew
+ * on every request. The ids travel as JSON, which jsonb_array_elements_text sizes at 100 rows either way.
  */
 export async function byIds (db: Db, ids: string[], viewerId: string | null): Promise<RecipeView[]> {
   if (ids.length === 0) return []
   const found = await db<RecipeViewRow[]>`select ${recipeColumns(db, viewerId)}
-    from unnest(${ids}::text[]) with ordinality p(id, n) join recipes r on r.id = p.id join users a on a.id = r.author_id
+    from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n)
+    join recipes r on r.id = p.id join users a on a.id = r.author_id
     order by p.n`
   return found.map(mapRecipe)
 }

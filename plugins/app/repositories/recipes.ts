@@ -6,7 +6,7 @@ import type { recipes } from '../../../db/schema/index.js'
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import {
-  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, orderBy, page, rows, searchTerm, slice, type Fragment, type Page, type Slice
+  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, slice, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
@@ -139,14 +139,12 @@ export const recipesRepository = {
    * the home page costs one round trip. `listing` is null when the page is empty (read it with listing()).
    */
   async listedPage (db: Db, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number) {
-    const order = orderBy(db, sort)
-    const found = await db<Array<RecipeViewRow & { listingCount: number, listingVersion: string }>>`
-      select ${recipeColumns(db, viewerId)}, l.listed_count::int as listing_count, l.version::text as listing_version
-      from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${limit + 1} offset ${(pageNo - 1) * limit}) p
-      join recipes r on r.id = p.id join users a on a.id = r.author_id cross join recipe_listing l
-      order by ${order}`
+    const columns = db`r.id, (select listed_count from recipe_listing)::int as listing_count,
+      (select version from recipe_listing)::text as listing_version`
+    const found = await db<Array<{ id: string, listingCount: number, listingVersion: string }>>`
+      ${inOrder(db, columns, listedRecipe(db), sort)} limit ${limit + 1} offset ${(pageNo - 1) * limit}`
     const listing = found.length === 0 ? null : { listedCount: found[0].listingCount, version: found[0].listingVersion }
-    return { ...slice(found.map(mapRecipe), limit), listing }
+    return { items: await byIds(db, found.slice(0, limit).map(row => row.id), viewerId), hasNext: found.length > limit, listing }
   },
 
   /** How many recipes list() finds for these filters, counting no further than `cap` + 1. */
@@ -203,17 +201,14 @@ export const recipesRepository = {
       ) c
       where f.follower_id = ${userId}
       order by c.created_at desc, c.id desc limit ${limit + 1}`
-    // The full recipe columns are computed for the page only.
-    const pageOf = async (candidates: Fragment) => await db<Array<RecipeViewRow & { cursorAt: string }>>`
-      with page as (${candidates})
+    // The page's ids and cursors first; the full recipe columns for those rows only (byIds).
+    const pageOf = async (candidates: Fragment) => await db<Array<{ id: string, cursorAt: string }>>`
       -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
-      select ${recipeColumns(db, userId)}, r.created_at::text as cursor_at
-      from page p join recipes r on r.id = p.id join users a on a.id = r.author_id
-      order by r.created_at desc, r.id desc`
+      select c.id, c.created_at::text as cursor_at from (${candidates}) c order by c.created_at desc, c.id desc`
     let found = await pageOf(recent)
     if (found.length <= limit) found = await pageOf(perAuthor)
     const last = found.length > limit ? found[limit - 1] : null
-    return { recipes: found.slice(0, limit).map(mapRecipe), next: last == null ? null : { createdAt: last.cursorAt, id: last.id } }
+    return { recipes: await byIds(db, found.slice(0, limit).map(row => row.id), userId), next: last == null ? null : { createdAt: last.cursorAt, id: last.id } }
   },
 
   async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {
