@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import fp from 'fastify-plugin'
-import { chromium, type Browser as Chromium, type BrowserContext, type Page, type Request, type Route } from 'playwright-core'
+import type { Browser as Chromium, BrowserContext, Page, Request, Route } from 'playwright-core'
 import { FetchFailed, safeFetch, UrlNotAllowed } from '../../lib/recipe-import/safe-fetch.js'
 
 export interface RenderOptions {
@@ -165,6 +165,8 @@ export default fp(async fastify => {
   function launch (): Promise<Running> {
     const launched: Promise<Running> = (async () => {
       const started = Date.now()
+      // Loaded on the first render: playwright-core adds about 80 MB to every instance that imports it.
+      const { chromium } = await import('playwright-core')
       const browser = await chromium.launch({
         executablePath,
         headless: true,

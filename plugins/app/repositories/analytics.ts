@@ -8,6 +8,7 @@
 import fp from 'fastify-plugin'
 import { ANALYTICS_DAYS } from '../../../schemas/admin-analytics.js'
 import type { Db } from '../../external/db.js'
+import { inOrder } from './recipe-queries.js'
 import { listedRecipe } from './visibility.js'
 
 declare module 'fastify' {
@@ -117,14 +118,13 @@ export const analyticsRepository = {
     return row
   },
 
-  /** The most liked recipes of the public listing (an index walk: recipes_listed_popular_idx). */
+  /** The most liked recipes of the public listing (an index walk of recipe_popularity_listed_idx). */
   async topRecipes (db: Db, limit: number): Promise<TopRecipeRow[]> {
     return await db<TopRecipeRow[]>`select r.id, r.slug, r.title, r.like_count, r.comment_count, r.rating_count, r.rating_sum,
         r.created_at, a.id as author_id, a.username as author_username
-      from recipes r join users a on a.id = r.author_id
-      where ${listedRecipe(db)}
-      order by r.like_count desc, r.created_at desc, r.id desc
-      limit ${limit}`
+      from (${inOrder(db, db`r.id`, listedRecipe(db), 'popular')} limit ${limit}) p
+      join recipes r on r.id = p.id join users a on a.id = r.author_id
+      order by r.like_count desc, r.created_at desc, r.id desc`
   },
 
   /** Uses counted against plan allowances in these periods (YYYY-MM), per kind, and how many users made them. */
