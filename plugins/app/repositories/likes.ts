@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin'
 import type { recipes } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import { quickCommit } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -19,12 +20,15 @@ export interface Unliked { removed: boolean, likeCount: number, visible: boolean
 export const likesRepository = {
   /**
    * Likes the recipe when the viewer may see it (null otherwise): the row and the counter in one statement, so a
-   * storm of likes costs one round trip each. `likeCount` is the new count, or the one read when it was already liked.
+   * storm of likes costs one round trip each, committed without waiting for the disk (quickCommit). `likeCount` is
+   * the new count, or the one read when it was already liked.
    */
   async like (db: Db, userId: string, recipeId: string): Promise<Liked | null> {
     const [row] = await db<Array<{ authorId: string, title: string, likeCount: number, newCount: number | null }>>`
-      with target as (
-        select r.id, r.author_id, r.title, r.like_count from recipes r where r.id = ${recipeId} and ${recipeVisibleTo(db, userId)}),
+      with ${quickCommit(db)},
+      target as (
+        select r.id, r.author_id, r.title, r.like_count from recipes r, quick_commit
+        where r.id = ${recipeId} and ${recipeVisibleTo(db, userId)}),
       added as (
         insert into likes (user_id, recipe_id) select ${userId}, id from target on conflict do nothing returning recipe_id),
       counted as (
@@ -37,8 +41,9 @@ export const likesRepository = {
   /** Removes the like whoever may see the recipe now, with the counter, in one statement (null: no such recipe). */
   async unlike (db: Db, userId: string, recipeId: string): Promise<Unliked | null> {
     const [row] = await db<Array<{ visible: boolean, likeCount: number, newCount: number | null }>>`
-      with target as (
-        select r.like_count, ${recipeVisibleTo(db, userId)} as visible from recipes r where r.id = ${recipeId}),
+      with ${quickCommit(db)},
+      target as (
+        select r.like_count, ${recipeVisibleTo(db, userId)} as visible from recipes r, quick_commit where r.id = ${recipeId}),
       removed as (
         delete from likes where user_id = ${userId} and recipe_id = ${recipeId} returning recipe_id),
       counted as (
