@@ -42,14 +42,14 @@ export const ingredientSearchRepository = {
   },
 
   /**
-   * Among the `window` most liked listed recipes (recipe_popularity_listed_idx, the order of GET
-   * /api/recipes?sort=popular), those containing any of `words`. A bounded walk whatever the words.
+   * The `window` most liked listed recipes of shown authors (recipe_popularity_listed_idx, the order of GET
+   * /api/recipes?sort=popular). A bounded walk, the same for every search (the service keeps it briefly).
    */
-  async mostLiked (db: Db, words: string[], window: number): Promise<IngredientCandidate[]> {
-    const columns = db`r.id, r.author_id, r.ingredient_names, r.ingredient_words, r.like_count, r.created_at`
+  async mostLiked (db: Db, window: number): Promise<IngredientCandidate[]> {
+    const columns = db`r.id, r.author_id, r.ingredient_names, r.like_count, r.created_at`
     return candidates(await db<CandidateRow[]>`select ${candidateColumns(db)}
       from (${inOrder(db, columns, listedRecipe(db), 'popular')} limit ${window}) r
-      where r.ingredient_words && ${words}::text[] and ${shownAuthor(db)}`)
+      where ${shownAuthor(db)}`)
   },
 
   /**

@@ -8,8 +8,10 @@
 //    are found when the terms have at most MAX_PAIR_WORDS words and there are at most COVERING_CAP candidates. They
 //    rank first: with `limit` of them, that is the answer.
 // 3. Otherwise partial matches are added from bounded reads:
-//    - the SEARCH_WINDOW most liked listed recipes containing a term's word (an index walk of fixed length). When the
-//      listing is no longer than the window, that is every recipe and the answer is exact.
+//    - the SEARCH_WINDOW most liked listed recipes containing a term's word (an index walk of fixed length, the same
+//      for every search: kept per instance under the listing version for WINDOW_TTL_MS, so a new, edited or hidden
+//      recipe is seen at once, and likes move the window within seconds). When the listing is no longer than the
+//      window, that is every recipe and the answer is exact.
 //    - the window is also a sample: a word found in h of its recipes is in about h * listed / window of all. Each
 //      term's rarest word is looked up through the word index (recipes_ingredient_words_idx), rarest first, while the
 //      recipes expected stay within RARE_BUDGET (a word not in the sample always is; INDEX_CAP bounds the read); then,
@@ -21,7 +23,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { validationError } from '../../../lib/errors.js'
-import { distinctKeys, indexLookups, matchedIngredients, rankCandidates, termMatcher, wordsOf } from '../../../lib/ingredient-names.js'
+import { distinctKeys, indexLookups, matchedIngredients, rankCandidates, termMatcher, wordsOf, type IngredientCandidate } from '../../../lib/ingredient-names.js'
 import { INGREDIENT_SEARCH_LIMITS, type IngredientMatchView, type IngredientSearchInput } from '../../../schemas/ingredient-search.js'
 
 /** At most this many recipes are read through the pair index (complete matches). */
@@ -39,11 +41,27 @@ export const RARE_BUDGET = 800
 /** At most this many recipes are read through the word index, whatever the estimate said. */
 export const INDEX_CAP = 2000
 
+/** How long an instance reuses the most liked window while the listing version stays the same. */
+export const WINDOW_TTL_MS = 10_000
+
 export interface SearchBounds { covering: number, window: number, budget: number, cap: number }
 const BOUNDS: SearchBounds = { covering: COVERING_CAP, window: SEARCH_WINDOW, budget: RARE_BUDGET, cap: INDEX_CAP }
 
 export function createIngredientSearchService (fastify: FastifyInstance) {
   const { db, ingredientSearchRepository: repo } = fastify
+  // The most liked window with the listing version and size it was read for (concurrent searches share one read).
+  let window: { key: string, readAt: number, rows: Promise<IngredientCandidate[]> } | null = null
+
+  async function mostLiked (version: string, size: number): Promise<IngredientCandidate[]> {
+    const key = `${version}:${size}`
+    if (window == null || window.key !== key || Date.now() - window.readAt > WINDOW_TTL_MS) {
+      const rows = repo.mostLiked(db, size)
+      const read = { key, readAt: Date.now(), rows }
+      window = read
+      rows.catch(() => { if (window === read) window = null })
+    }
+    return await window.rows
+  }
 
   return {
     /** The best `limit` matches for the caller's ingredients; `bounds` exist for tests. */
@@ -60,7 +78,9 @@ export function createIngredientSearchService (fastify: FastifyInstance) {
       const covering = await repo.covering(db, words, MAX_PAIR_WORDS, bounds.covering)
       let best = rankCandidates(covering, terms, limit)
       if (best.length < limit || best[limit - 1].score < 1) {
-        const [liked, { listedCount: listed }] = await Promise.all([repo.mostLiked(db, words, bounds.window), fastify.recipesRepository.listing(db)])
+        const { listedCount: listed, version } = await fastify.recipesRepository.listing(db)
+        const wanted = new Set(words)
+        const liked = (await mostLiked(version, bounds.window)).filter(candidate => wordsOf(candidate.names).some(word => wanted.has(word)))
         let candidates = [...covering, ...liked]
         if (listed > bounds.window) {
           const lookups = indexLookups(terms, liked, listed, bounds.window, bounds.budget)
