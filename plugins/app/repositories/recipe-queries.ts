@@ -42,8 +42,18 @@ export function inOrder (db: Db, columns: Fragment, where: Fragment, sort: Recip
  * full columns of those rows only (byIds), so skipped rows of a deep page cost an index entry each.
  */
 export async function rows (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, count: number): Promise<RecipeView[]> {
+  return await byIds(db, await idsOf(db, where, sort, offset, count), viewerId)
+}
+
+/** `limit` recipes of `where` in the sort's order from `offset` on, and whether more follow (one id past them). */
+export async function sliceOf (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, limit: number): Promise<Slice<RecipeView>> {
+  const ids = await idsOf(db, where, sort, offset, limit + 1)
+  return { items: await byIds(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
+}
+
+async function idsOf (db: Db, where: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
   const found = await db<Array<{ id: string }>>`${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}`
-  return await byIds(db, found.map(row => row.id), viewerId)
+  return found.map(row => row.id)
 }
 
 /** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
@@ -95,9 +105,6 @@ export async function page (db: Db, where: Fragment, sort: RecipeSort, viewerId:
   ])
   return { items, total }
 }
-
-/** The first `limit` of rows fetched with one extra. */
-export const slice = (found: RecipeView[], limit: number): Slice<RecipeView> => ({ items: found.slice(0, limit), hasNext: found.length > limit })
 
 /** How many rows match, counting no further than `cap` (the count stops there). */
 export async function countUpTo (db: Db, where: Fragment, cap: number): Promise<number> {

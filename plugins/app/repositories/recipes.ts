@@ -6,7 +6,7 @@ import type { recipes } from '../../../db/schema/index.js'
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import {
-  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, slice, type Fragment, type Page, type Slice
+  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
@@ -122,7 +122,7 @@ export const recipesRepository = {
     const sort = filters.sort ?? 'newest'
     const offset = (pageNo - 1) * limit
     const search = searchTerm(filters)
-    if (search.text === '') return slice(await rows(db, where, sort, viewerId, offset, limit + 1), limit)
+    if (search.text === '') return await sliceOf(db, where, sort, viewerId, offset, limit)
     const inTitle = db`lower(r.title) like ${search.pattern}`
     let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)
     if (ids.length <= limit) {

@@ -49,13 +49,15 @@ const BOUNDS: SearchBounds = { covering: COVERING_CAP, window: SEARCH_WINDOW, bu
 
 export function createIngredientSearchService (fastify: FastifyInstance) {
   const { db, ingredientSearchRepository: repo } = fastify
-  // The most liked window with the listing version and size it was read for (concurrent searches share one read).
-  let window: { key: string, readAt: number, rows: Promise<IngredientCandidate[]> } | null = null
+  // The most liked window with the listing version and size it was read for (concurrent searches share one read),
+  // each candidate with its words, split once per read rather than on every search.
+  type Liked = Array<{ candidate: IngredientCandidate, keyWords: string[] }>
+  let window: { key: string, readAt: number, rows: Promise<Liked> } | null = null
 
-  async function mostLiked (version: string, size: number): Promise<IngredientCandidate[]> {
+  async function mostLiked (version: string, size: number): Promise<Liked> {
     const key = `${version}:${size}`
     if (window == null || window.key !== key || Date.now() - window.readAt > WINDOW_TTL_MS) {
-      const rows = repo.mostLiked(db, size)
+      const rows = repo.mostLiked(db, size).then(found => found.map(candidate => ({ candidate, keyWords: wordsOf(candidate.names) })))
       const read = { key, readAt: Date.now(), rows }
       window = read
       rows.catch(() => { if (window === read) window = null })
@@ -80,7 +82,8 @@ export function createIngredientSearchService (fastify: FastifyInstance) {
       if (best.length < limit || best[limit - 1].score < 1) {
         const { listedCount: listed, version } = await fastify.recipesRepository.listing(db)
         const wanted = new Set(words)
-        const liked = (await mostLiked(version, bounds.window)).filter(candidate => wordsOf(candidate.names).some(word => wanted.has(word)))
+        const liked = (await mostLiked(version, bounds.window))
+          .filter(({ keyWords }) => keyWords.some(word => wanted.has(word))).map(({ candidate }) => candidate)
         let candidates = [...covering, ...liked]
         if (listed > bounds.window) {
           const lookups = indexLookups(terms, liked, listed, bounds.window, bounds.budget)
