@@ -24,6 +24,9 @@ export interface AuthState extends Pick<UserRow, 'id' | 'email' | 'username' | '
   banned: boolean
 }
 
+/** The auth state plus whether the presented token (by jti) is revoked: what a strict check reads. */
+export type SessionState = AuthState & { revoked: boolean }
+
 /** An account as sign-in sees it. */
 export type AccountRow = Pick<UserRow, 'id' | 'email' | 'username' | 'active' | 'bannedAt' | 'tokenVersion'>
 export type LoginRow = AccountRow & Pick<UserRow, 'password'>
@@ -86,6 +89,11 @@ const userColumns = (db: Db, viewerId: string | null) => db`
     join follows f on f.following_id = h.id and f.follower_id = u.id where ${hiddenUser(db)}))::int as following_count,
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
+/** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
+const sessionColumns = (db: Db, jti: string) => db`
+  u.active, u.banned_at is not null as banned, u.token_version,
+  exists (select 1 from revoked_tokens where jti = ${jti}) as revoked`
+
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
 
 export const usersRepository = {
@@ -119,12 +127,16 @@ export const usersRepository = {
   },
 
   /** The user's auth state and whether the token `jti` is revoked, in one round trip (null: no such user). */
-  async sessionState (db: Db, id: string, jti: string): Promise<(AuthState & { revoked: boolean }) | null> {
-    const [row] = await db<Array<AuthState & { revoked: boolean }>>`
-      select id, email, username, active, banned_at is not null as banned, token_version,
-        exists (select 1 from revoked_tokens where jti = ${jti}) as revoked
-      from users where id = ${id}`
+  async sessionState (db: Db, id: string, jti: string): Promise<SessionState | null> {
+    const [row] = await db<SessionState[]>`select u.id, u.email, u.username, ${sessionColumns(db, jti)} from users u where u.id = ${id}`
     return row ?? null
+  },
+
+  /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */
+  async selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
+    const [row] = await db<Array<SelfRow & SessionState>>`
+      select ${userColumns(db, id)}, u.email, u.plan_id, u.updated_at, ${sessionColumns(db, jti)} from users u where u.id = ${id}`
+    return row == null ? null : { session: row, value: mapSelf(row) }
   },
 
   async findForLogin (db: Db, by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { NOTIFICATION_SETTINGS_DEFAULTS } from '../../../db/schema/index.js'
 import { UserNotFound, validationError } from '../../../lib/errors.js'
+import type { SessionRead } from '../auth.js'
 import type { RecipeView } from '../../../schemas/recipes.js'
 import type { NotificationType } from '../../../schemas/push.js'
 import {
@@ -92,6 +93,9 @@ export function createUserService (fastify: FastifyInstance) {
 
   return {
     own,
+
+    /** The own profile read with the strict session check (`authenticateWith`): GET /api/auth/me in one statement. */
+    ownSession: users.selfSession satisfies SessionRead<UserSelfView>,
 
     /** Only the profile fields are taken; the answer is the updated own profile. */
     async updateProfile (userId: string, input: ProfileInput): Promise<UserSelfView> {

@@ -59,6 +59,16 @@ t.test('token checks', async t => {
     t.equal(header.alg, 'HS256')
     t.notOk('typ' in payload || 'aud' in payload)
   })
+
+  t.test('me answers the own profile behind the strict check, documented as a token route', async t => {
+    const res = await me(bearer(user))
+    t.equal(res.statusCode, 200)
+    t.match(json(res).user, { id: user.id, email: user.email, username: user.username, _count: { recipes: 0, followers: 0, following: 0 } })
+    const doc = app.swagger() as unknown as { paths: Record<string, Record<string, { security?: unknown, responses: Record<string, unknown> }>> }
+    const operation = doc.paths['/api/auth/me'].get
+    t.same(operation.security, [{ bearerAuth: [] }])
+    t.ok('401' in operation.responses, '401 documented')
+  })
 })
 
 t.test('refresh rotates, logout revokes', async t => {
