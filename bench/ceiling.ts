@@ -4,6 +4,7 @@
 //     GET /list        12 listed recipes (published, public, moderation approved or pending), newest first, with author
 //     GET /search?q=   the same, where lower(title) like '%q%'
 //     GET /pk/:id      a user row by primary key
+//     GET /detail/:id  a listed recipe by primary key with its author and tags (the service's detail columns)
 //     GET /bcrypt      bcrypt compare (cost 12, the service's library) of the bench password: the login ceiling
 //     POST /extract    { html, url }: the service's recipe extractor (lib/recipe-import) on the event loop, answering
 //                      the preview: the import ceiling
@@ -75,6 +76,12 @@ if (mode === 'hello') {
       plan_id, created_at, updated_at from users where id = ${request.params.id}`
     if (user == null) return await reply.code(404).send({ error: 'not found' })
     return { user }
+  })
+  app.get<{ Params: { id: string } }>('/detail/:id', async (request, reply) => {
+    const [recipe] = await sql`select ${columns} from recipes r join users a on a.id = r.author_id
+      where r.id = ${request.params.id} and ${listed}`
+    if (recipe == null) return await reply.code(404).send({ error: 'not found' })
+    return { recipe }
   })
   app.get('/bcrypt', async () => ({ ok: await bcrypt.compare(password, hash) }))
   app.post<{ Body: { html: string, url: string } }>('/extract', async request => ({ preview: extractRecipe(request.body.html, request.body.url) }))

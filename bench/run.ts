@@ -29,7 +29,7 @@ const THROUGHPUT_CONNECTIONS = 50
 const LATENCY_CONNECTIONS = 10
 /** Dataset L runs only these, latency only, and compares their p99 with the newest M result. */
 const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
-const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'healthz',
+const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'detail-same-statement', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
   'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config',
   'admin-analytics', 'import-preview', 'ai-search']
@@ -279,7 +279,7 @@ async function main (): Promise<number> {
     const all = scenarios(runtime)
     const selected = all.filter(s => names.includes(s.name)).map(s => isL ? { ...s, throughput: false, ceiling: undefined } : s)
     const ceilingOf: Record<CeilingName, Child | undefined> = {
-      list: db, search: db, pk: db, bcrypt: db, hello, file: media, sharp: media, mealplan: db, planned: db, grocery: db, 'from-plan': db, extract: db
+      list: db, search: db, pk: db, detail: db, bcrypt: db, hello, file: media, sharp: media, mealplan: db, planned: db, grocery: db, 'from-plan': db, extract: db
     }
     const ceilingLoad = ceilingLoads(runtime)
     const records = selected.map((s): ScenarioRecord => ({ name: s.name, label: s.label, ceiling: s.ceiling, rounds: [] }))

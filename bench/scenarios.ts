@@ -8,7 +8,7 @@ import type { Load, Step } from './load.js'
 import { looksLikeWebp, multipartFile, UPLOAD_SIZE, type StoredFile } from './media.js'
 import { AUTHORS, COMMON_TERM, RARE_TERM, READER_ID, STORM_USERS, ZERO_TERM, authorId, isListed, recipeId, stormId, type Shape } from './seed.js'
 
-export type CeilingName = 'list' | 'search' | 'pk' | 'hello' | 'bcrypt' | 'file' | 'sharp' | 'mealplan' | 'planned' | 'grocery' | 'from-plan' | 'extract'
+export type CeilingName = 'list' | 'search' | 'pk' | 'detail' | 'hello' | 'bcrypt' | 'file' | 'sharp' | 'mealplan' | 'planned' | 'grocery' | 'from-plan' | 'extract'
 
 export interface Scenario {
   name: string
@@ -373,6 +373,15 @@ export function scenarios (runtime: Runtime): Scenario[] {
       latency: true
     },
     {
+      // No target: how far the service's detail is from the same statement served bare (the target is against /pk).
+      name: 'detail-same-statement',
+      label: 'recipe detail, anonymous, against its own statement served bare',
+      load: [detailStep(shape)],
+      ceiling: 'detail',
+      throughput: true,
+      latency: false
+    },
+    {
       name: 'healthz',
       label: 'GET /healthz',
       load: [{ path: '/healthz', check: body => body?.status === 'ok' ? null : 'status is not ok' }],
@@ -554,9 +563,11 @@ function householdScenarios (runtime: Runtime, household: Household): Scenario[]
 }
 
 /** The ceiling servers' routes (bench/ceiling.ts), checked like the service's. */
-export function ceilingLoads (runtime: Pick<Runtime, 'media' | 'household'>): Record<CeilingName, Load> {
+export function ceilingLoads (runtime: Pick<Runtime, 'media' | 'household' | 'shape'>): Record<CeilingName, Load> {
   const authors = Array.from({ length: AUTHORS }, (_, i) => authorId(i))
+  const recipeIds = detailIds(runtime.shape)
   let n = 0
+  let details = 0
   let images = 0
   let lists = 0
   const { media, household } = runtime
@@ -573,6 +584,14 @@ export function ceilingLoads (runtime: Pick<Runtime, 'media' | 'household'>): Re
         return { path: `/pk/${String(context.id)}` }
       },
       check: (body, context) => body?.user?.id === context.id ? null : 'wrong user'
+    }],
+    detail: [{
+      path: `/detail/${recipeIds[0]}`,
+      setup: context => {
+        context.id = recipeIds[details++ % recipeIds.length]
+        return { path: `/detail/${String(context.id)}` }
+      },
+      check: (body, context) => body?.recipe?.id === context.id ? null : 'wrong recipe'
     }],
     hello: [{ path: '/', check: body => body?.hello === 'world' ? null : 'not hello' }],
     bcrypt: [{ path: '/bcrypt', check: body => body?.ok === true ? null : 'bcrypt compare failed' }],
@@ -615,6 +634,7 @@ export const CEILING_LABELS: Record<CeilingName, string> = {
   list: 'bare /list (12 listed recipes + author)',
   search: `bare /search?q=${COMMON_TERM} (title like)`,
   pk: 'bare /pk (user by primary key)',
+  detail: 'bare /detail (the service\'s detail statement: recipe, author, tags)',
   hello: 'bare Fastify hello',
   bcrypt: 'bare bcrypt compare (cost 12)',
   file: 'bare Fastify sending the file (fs.readFile)',
