@@ -65,19 +65,21 @@ declare module 'fastify' {
   interface FastifyInstance {
     tokens: Tokens
     authenticate: onRequestAsyncHookHandler
-    /**
-     * `authenticate` whose statement also reads the route's answer (one round trip instead of two); the handler
-     * takes it with `sessionValue(request)`.
-     */
-    authenticateWith: <T>(read: SessionRead<T>) => onRequestAsyncHookHandler
     optionalAuth: onRequestAsyncHookHandler
     /** Drops the cached auth state of a user (password change, deactivation, ban, deletion). */
     invalidateAuthState: (userId: string) => Promise<void>
   }
+  interface FastifyContextConfig {
+    /**
+     * For a route behind `authenticate`: a statement that reads the route's answer together with the session check
+     * (one round trip instead of two); the handler takes the answer with `sessionValue(request)`.
+     */
+    sessionRead?: SessionRead<unknown>
+  }
   interface FastifyRequest {
     /** Claims of the presented token, when it passed. */
     tokenClaims: AccessClaims | null
-    /** What an `authenticateWith` check read beside the session. */
+    /** What the route's `sessionRead` read beside the session. */
     sessionValue: unknown
   }
 }
@@ -220,23 +222,14 @@ export default fp(async fastify => {
     return session == null ? null : { session, value: undefined }
   }
 
-  /** The strict hooks: routes using one are documented as needing a token. */
-  const strictHooks = new WeakSet<object>()
-  function strictHook<T> (read: SessionRead<T>): onRequestAsyncHookHandler {
-    const hook = async function (request: FastifyRequest, _reply: FastifyReply) {
-      const result = await resolveStrict(request, read)
-      if (result === AUTH_REQUIRED) throw new AuthenticationRequired()
-      if (typeof result === 'string') throw new InvalidToken()
-      request.user = result.user
-      request.tokenClaims = result.claims
-      request.sessionValue = result.value
-    }
-    strictHooks.add(hook)
-    return hook
-  }
-
-  fastify.decorate('authenticate', strictHook(sessionOnly))
-  fastify.decorate('authenticateWith', strictHook)
+  fastify.decorate('authenticate', async function (request: FastifyRequest, _reply: FastifyReply) {
+    const result = await resolveStrict(request, request.routeOptions.config.sessionRead ?? sessionOnly)
+    if (result === AUTH_REQUIRED) throw new AuthenticationRequired()
+    if (typeof result === 'string') throw new InvalidToken()
+    request.user = result.user
+    request.tokenClaims = result.claims
+    request.sessionValue = result.value
+  })
 
   fastify.decorate('optionalAuth', async function (request: FastifyRequest, _reply: FastifyReply) {
     const result = await resolveOptional(request)
@@ -248,7 +241,7 @@ export default fp(async fastify => {
   // Routes that use `authenticate` can answer 401: say so in the OpenAPI document.
   fastify.addHook('onRoute', route => {
     const hooks = ([] as unknown[]).concat(route.onRequest ?? [], route.preHandler ?? [])
-    if (hooks.some(hook => typeof hook === 'function' && strictHooks.has(hook))) documentAuth(route)
+    if (hooks.includes(fastify.authenticate)) documentAuth(route)
   })
 }, { name: 'auth', dependencies: ['cache', 'db', 'queue', 'users-repository', 'tokens-repository'] })
 
@@ -271,7 +264,7 @@ export function currentUser (request: FastifyRequest): AuthUser {
   return request.user
 }
 
-/** What the route's `authenticateWith` check read beside the session. */
+/** What the route's `sessionRead` read beside the session check (routes behind `authenticate`). */
 export function sessionValue<T> (request: FastifyRequest): T {
   if (request.user == null) throw new AuthenticationRequired()
   return request.sessionValue as T

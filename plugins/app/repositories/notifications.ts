@@ -6,6 +6,7 @@ import type { NotificationView } from '../../../schemas/notifications.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { wantsEmail, wantsPush } from './notification-delivery.js'
+import { sessionWith, type SessionState } from './users.js'
 import { visibleToFollower } from './visibility.js'
 
 declare module 'fastify' {
@@ -95,6 +96,13 @@ export const notificationsRepository = {
   async unreadCount (db: Db, userId: string): Promise<number> {
     const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from notifications where user_id = ${userId} and not read`
     return n
+  },
+
+  /** The unread count read with the session check (the route's `sessionRead`): what every client polls, in one statement. */
+  async unreadCountSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: number } | null> {
+    const row = await sessionWith<{ unreadCount: number }>(db, userId, jti,
+      db`(select count(*)::int from notifications n where n.user_id = u.id and not n.read) as unread_count`)
+    return row == null ? null : { session: row, value: row.unreadCount }
   },
 
   /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */

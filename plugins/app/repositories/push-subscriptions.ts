@@ -6,6 +6,7 @@ import { NOTIFICATION_TYPES, type pushSubscriptions } from '../../../db/schema/i
 import type { NotificationType, PushPreferencesView } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import { sessionWith, type SessionState } from './users.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +19,10 @@ export type PushSubscriptionRow = Omit<typeof pushSubscriptions.$inferSelect, 'f
 export interface NewPushSubscription { endpoint: string, p256dh: string, auth: string, userAgent: string | null }
 
 const columns = (db: Db) => db`id, user_id, endpoint, p256dh, auth, user_agent, created_at, last_success_at`
+
+/** Every type's switch: the stored ones, on where none is stored. */
+const withDefaults = (stored: Partial<Record<NotificationType, boolean>>): PushPreferencesView =>
+  Object.fromEntries(NOTIFICATION_TYPES.map(type => [type, stored[type] ?? true])) as PushPreferencesView
 
 export const pushSubscriptionsRepository = {
   /**
@@ -109,8 +114,14 @@ export const pushSubscriptionsRepository = {
   async preferences (db: Db, userId: string): Promise<PushPreferencesView> {
     const rows = await db<Array<{ type: NotificationType, push: boolean }>>`
       select type, push from notification_preferences where user_id = ${userId}`
-    const stored = new Map(rows.map(r => [r.type, r.push]))
-    return Object.fromEntries(NOTIFICATION_TYPES.map(type => [type, stored.get(type) ?? true])) as PushPreferencesView
+    return withDefaults(Object.fromEntries(rows.map(r => [r.type, r.push])))
+  },
+
+  /** The preferences read with the session check (the route's `sessionRead`), in one statement. */
+  async preferencesSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: PushPreferencesView } | null> {
+    const row = await sessionWith<{ stored: Partial<Record<NotificationType, boolean>> }>(db, userId, jti,
+      db`coalesce((select json_object_agg(p.type, p.push) from notification_preferences p where p.user_id = u.id), '{}') as stored`)
+    return row == null ? null : { session: row, value: withDefaults(row.stored) }
   },
 
   async pushEnabled (db: Db, userId: string, type: NotificationType): Promise<boolean> {

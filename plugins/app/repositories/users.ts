@@ -3,6 +3,7 @@
 // live in services/accounts.ts and services/users.ts.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
+import type postgres from 'postgres'
 import type { notificationSettings, users } from '../../../db/schema/index.js'
 import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView } from '../../../schemas/users.js'
 import { json, type Db } from '../../external/db.js'
@@ -94,6 +95,16 @@ const sessionColumns = (db: Db, jti: string) => db`
   u.active, u.banned_at is not null as banned, u.token_version,
   exists (select 1 from revoked_tokens where jti = ${jti}) as revoked`
 
+/**
+ * The session state of user `id` and token `jti` plus `columns` over `users u` (a route's answer), in one statement:
+ * for a route's `sessionRead` (plugins/app/auth.ts).
+ */
+export async function sessionWith<T extends object> (db: Db, id: string, jti: string, columns: postgres.PendingQuery<postgres.Row[]>): Promise<(SessionState & T) | null> {
+  const [row] = await db<Array<SessionState & T>>`
+    select u.id, u.email, u.username, ${sessionColumns(db, jti)}, ${columns} from users u where u.id = ${id}`
+  return row ?? null
+}
+
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
 
 export const usersRepository = {
@@ -134,8 +145,7 @@ export const usersRepository = {
 
   /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */
   async selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
-    const [row] = await db<Array<SelfRow & SessionState>>`
-      select ${userColumns(db, id)}, u.email, u.plan_id, u.updated_at, ${sessionColumns(db, jti)} from users u where u.id = ${id}`
+    const row = await sessionWith<SelfRow>(db, id, jti, db`${userColumns(db, id)}, u.plan_id, u.updated_at`)
     return row == null ? null : { session: row, value: mapSelf(row) }
   },
 

@@ -8,6 +8,7 @@ import fp from 'fastify-plugin'
 import { NotificationNotFound } from '../../../lib/errors.js'
 import type { NotificationView } from '../../../schemas/notifications.js'
 import type { Db } from '../../external/db.js'
+import type { SessionRead } from '../auth.js'
 import type { DeliveryRow } from '../repositories/notification-delivery.js'
 import type { NewNotification } from '../repositories/notifications.js'
 
@@ -67,6 +68,9 @@ export function createNotificationService (fastify: FastifyInstance) {
     async unreadCount (userId: string): Promise<number> {
       return await repo.unreadCount(fastify.db, userId)
     },
+
+    /** The unread count read with the session check: a `sessionRead` for GET /api/notifications/unread-count. */
+    unreadCountSession: repo.unreadCountSession satisfies SessionRead<number>,
 
     async markRead (userId: string, id: string): Promise<NotificationView> {
       const notification = await repo.markRead(fastify.db, userId, id)

@@ -15,6 +15,7 @@ import {
   ENDPOINT_MAX_LENGTH, type NotificationType, type PushPayload, type PushSubscribeInput, type PushSubscriptionView
 } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
+import type { SessionRead } from '../auth.js'
 import type { PushSubscriptionRow } from '../repositories/push-subscriptions.js'
 import type { Page } from '../repositories/recipes.js'
 
@@ -228,6 +229,9 @@ export function createPushService (fastify: FastifyInstance) {
     async preferences (userId: string, db: Db = fastify.db): Promise<Record<NotificationType, boolean>> {
       return await repo.preferences(db, userId)
     },
+
+    /** The preferences read with the session check: a `sessionRead` for GET /api/push-notifications/preferences. */
+    preferencesSession: repo.preferencesSession satisfies SessionRead<Record<NotificationType, boolean>>,
 
     /** Sets the given switches; the others stay. The answer is every switch. */
     async updatePreferences (userId: string, patch: Partial<Record<NotificationType, boolean>>, db: Db = fastify.db): Promise<Record<NotificationType, boolean>> {

@@ -37,9 +37,9 @@ const session: FastifyPluginAsyncTypebox = async fastify => {
   }, async request => ({ message: 'Login successful', ...(await accounts.login(request.body)) }))
 
   fastify.get('/me', {
+    onRequest: fastify.authenticate,
     // The session check reads the profile too: one statement.
-    onRequest: fastify.authenticateWith(fastify.userService.ownSession),
-    config: { tokenRoute: true },
+    config: { tokenRoute: true, sessionRead: fastify.userService.ownSession },
     schema: { operationId: 'auth.me', summary: 'The signed-in account, with email and plan', response: { 200: described('Your account', MeResponse) } }
   }, async request => ({ user: sessionValue<UserSelfView>(request) }))
 

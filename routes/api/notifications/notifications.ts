@@ -1,7 +1,7 @@
 // In-app notifications: list (with unread count), mark read (PUT or PATCH), mark all read, delete.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { currentUser } from '../../../plugins/app/auth.js'
+import { currentUser, sessionValue } from '../../../plugins/app/auth.js'
 import { ErrorRef, Id, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
 import { Notification } from '../../../schemas/notifications.js'
 
@@ -32,12 +32,14 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
   })
 
   fastify.get('/unread-count', {
+    // Polled by every client: the session check reads the count too, one statement.
+    config: { sessionRead: notifications.unreadCountSession },
     schema: {
       operationId: 'notifications.unreadCount',
       summary: 'How many notifications are unread',
       response: { 200: Type.Object({ unreadCount: Type.Integer() }, { description: 'The unread count' }) }
     }
-  }, async request => ({ unreadCount: await notifications.unreadCount(currentUser(request).id) }))
+  }, async request => ({ unreadCount: sessionValue<number>(request) }))
 
   // PUT is the documented verb; PATCH does the same for clients that use it (decisions.md), under its own operationId.
   for (const method of ['PUT', 'PATCH'] as const) {

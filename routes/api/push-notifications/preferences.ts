@@ -1,9 +1,9 @@
 // The caller's push switch per notification type (the push switches of /api/users/email-preferences are views of these).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { currentUser } from '../../../plugins/app/auth.js'
+import { currentUser, sessionValue } from '../../../plugins/app/auth.js'
 import { ref } from '../../../schemas/common.js'
-import { PushPreferences, PushPreferencesBody } from '../../../schemas/push.js'
+import { PushPreferences, PushPreferencesBody, type PushPreferencesView } from '../../../schemas/push.js'
 
 const PreferencesResponse = Type.Object({ preferences: ref(PushPreferences) }, { description: 'Every notification type\'s push switch' })
 
@@ -12,12 +12,14 @@ const preferenceRoutes: FastifyPluginAsyncTypebox = async fastify => {
 
   fastify.get('/preferences', {
     onRequest: fastify.authenticate,
+    // The session check reads the preferences too: one statement.
+    config: { sessionRead: push.preferencesSession },
     schema: {
       operationId: 'pushNotifications.preferences',
       summary: 'Which notification types are pushed to you',
       response: { 200: PreferencesResponse }
     }
-  }, async request => ({ preferences: await push.preferences(currentUser(request).id) }))
+  }, async request => ({ preferences: sessionValue<PushPreferencesView>(request) }))
 
   fastify.put('/preferences', {
     onRequest: fastify.authenticate,

@@ -71,6 +71,41 @@ t.test('token checks', async t => {
   })
 })
 
+// Routes whose session check reads their answer in the same statement (config.sessionRead) keep every check.
+t.test('routes answering from the session statement refuse revoked, outdated, deactivated and banned tokens', async t => {
+  const app = await build(t)
+  const routes = ['/api/auth/me', '/api/notifications/unread-count', '/api/push-notifications/preferences']
+  const statuses = async (u: { token: string }) => await Promise.all(routes.map(async url => (await app.inject({ url, headers: bearer(u) })).statusCode))
+  const answers = async (u: { token: string }) => await Promise.all(routes.map(async url => json(await app.inject({ url, headers: bearer(u) }))))
+
+  const user = await registerUser(app)
+  const [self, unread, push] = await answers(user)
+  t.equal(self.user.id, user.id)
+  t.same(unread, { unreadCount: 0 })
+  t.equal(push.preferences.like, true, 'a switch never set is on')
+  await app.inject({ method: 'PUT', url: '/api/push-notifications/preferences', headers: bearer(user), payload: { like: false } })
+  t.equal((await answers(user))[2].preferences.like, false, 'a stored switch is read')
+  const other = await registerUser(app)
+  t.same((await answers(other))[1], { unreadCount: 0 }, 'another user\'s answer is their own')
+
+  t.same(await statuses({ token: 'not.a.jwt' }), [401, 401, 401], 'garbled')
+  await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(user) })
+  t.same(await statuses(user), [401, 401, 401], 'revoked by logout')
+
+  const changed = await registerUser(app)
+  const changedRes = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(changed), payload: { currentPassword: changed.password, newPassword: 'N3wPassword!' } })
+  t.equal(changedRes.statusCode, 200)
+  t.same(await statuses(changed), [401, 401, 401], 'token version outdated by a password change')
+  t.same(await statuses({ token: json(changedRes).token }), [200, 200, 200], 'the new token works')
+
+  for (const [label, status] of [['deactivated', { active: false }], ['banned', { banned: true }]] as const) {
+    const account = await registerUser(app)
+    t.same(await statuses(account), [200, 200, 200])
+    await setAccountStatus(app, account, status)
+    t.same(await statuses(account), [401, 401, 401], label)
+  }
+})
+
 t.test('refresh rotates, logout revokes', async t => {
   const app = await build(t)
   const user = await registerUser(app)
