@@ -36,6 +36,9 @@ export const users = pgTable('users', {
   doNotSellAt: timestamptz('do_not_sell_at'),
   /** Subscription plan key (`free`, `premium`, `family`); changed by admins. */
   planId: text('plan_id').notNull().default('free'),
+  /** Follow edges to and from this user, hidden users' included; kept by triggers on follows (migration 0025). */
+  followerCount: integer('follower_count').notNull().default(0),
+  followingCount: integer('following_count').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, t => [

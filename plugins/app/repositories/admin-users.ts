@@ -119,8 +119,7 @@ export const adminUsersRepository = {
     const [row] = await db<DetailRow[]>`
       select ${summaryColumns(db, lockSeconds)}, u.ban_reason, u.failed_login_attempts, u.email_verified_at, u.oauth_provider,
         (select count(*) from recipes r where r.author_id = u.id)::int as recipe_count,
-        (select count(*) from follows f where f.following_id = u.id)::int as follower_count,
-        (select count(*) from follows f where f.follower_id = u.id)::int as following_count,
+        u.follower_count, u.following_count,
         (select count(*) from comments c where c.user_id = u.id)::int as comment_count,
         (select count(*) from reports rp where rp.type = 'user' and rp.target_id = u.id and rp.status <> 'resolved')::int as open_report_count
       from users u where u.id = ${id}`

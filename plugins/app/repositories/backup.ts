@@ -50,7 +50,7 @@ export const backupRepository = {
       select row_to_json(u)::text as json from (
         select id, email, username, username_key, first_name, last_name, bio, location, avatar_url, active, verified,
           email_verified_at, oauth_provider, password_changed_at, locked_at, banned_at, ban_reason, last_login_at,
-          email_preferences, do_not_sell_at, plan_id, created_at, updated_at
+          email_preferences, do_not_sell_at, plan_id, follower_count, following_count, created_at, updated_at
         from users
       ) u order by u.id`)],
     ['recipes', rows(db<JsonRow[]>`select row_to_json(r)::text as json from recipes r order by r.id`, RECIPE_BATCH)],

@@ -1,6 +1,7 @@
 // Who follows whom. Rows are unique per pair (the primary key), so repeating a follow never duplicates it.
 import fp from 'fastify-plugin'
 import type { Db } from '../../external/db.js'
+import { followerCount as shownFollowers } from './users.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,8 +24,7 @@ export const followsRepository = {
 
   /** Followers as profiles count them: only active, unbanned users. */
   async followerCount (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from follows f join users u on u.id = f.follower_id
-      where f.following_id = ${userId} and u.active and u.banned_at is null`
+    const [{ n }] = await db<Array<{ n: number }>>`select ${shownFollowers(db)} as n from users u where u.id = ${userId}`
     return n
   }
 }

@@ -77,16 +77,19 @@ const shownUser = (db: Db) => db`(u.active and u.banned_at is null)`
 /** `users h` is deactivated or banned: the predicate of users_hidden_idx, written the same so the planner uses it. */
 const hiddenUser = (db: Db) => db`(not h.active or h.banned_at is not null)`
 
+/** The followers of `users u` that others see: all edges minus those of hidden users. */
+export const followerCount = (db: Db) => db`(u.follower_count - (select count(*) from users h
+  join follows f on f.follower_id = h.id and f.following_id = u.id where ${hiddenUser(db)}))::int`
+
 /**
  * The public columns of `users u` plus counts as the viewer may see them. Follow counts leave hidden users out:
- * all edges (index-only) minus those to the few hidden users (users_hidden_idx), never a join per edge.
+ * all edges (kept on the user by triggers, migration 0025) minus those to the few hidden users (users_hidden_idx).
  */
 const userColumns = (db: Db, viewerId: string | null) => db`
   u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
   (select count(*) from recipes r where r.author_id = u.id and ${recipeVisibleTo(db, viewerId)})::int as recipe_count,
-  ((select count(*) from follows f where f.following_id = u.id) - (select count(*) from users h
-    join follows f on f.follower_id = h.id and f.following_id = u.id where ${hiddenUser(db)}))::int as follower_count,
-  ((select count(*) from follows f where f.follower_id = u.id) - (select count(*) from users h
+  ${followerCount(db)} as follower_count,
+  (u.following_count - (select count(*) from users h
     join follows f on f.following_id = h.id and f.follower_id = u.id where ${hiddenUser(db)}))::int as following_count,
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 

@@ -14,7 +14,7 @@ const TABLES = ['users', 'recipes', 'tags', 'recipe_tags', 'comments', 'likes', 
 /** The users' columns a backup holds: every one but the secrets. */
 const USER_COLUMNS = ['id', 'email', 'username', 'username_key', 'first_name', 'last_name', 'bio', 'location', 'avatar_url', 'active',
   'verified', 'email_verified_at', 'oauth_provider', 'password_changed_at', 'locked_at', 'banned_at', 'ban_reason', 'last_login_at',
-  'email_preferences', 'do_not_sell_at', 'plan_id', 'created_at', 'updated_at']
+  'email_preferences', 'do_not_sell_at', 'plan_id', 'follower_count', 'following_count', 'created_at', 'updated_at']
 const SECRET_COLUMNS = ['password', 'reset_token', 'reset_token_expiry', 'token_version', 'failed_login_attempts', 'oauth_id']
 
 const backupsDir = (app: FastifyInstance) => path.join(app.config.dataDir, 'backups')
