@@ -49,9 +49,9 @@ interface UserViewRow extends Pick<UserRow, 'id' | 'username' | 'firstName' | 'l
   isFollowing: boolean
 }
 
-type SelfRow = UserViewRow & Pick<UserRow, 'email' | 'planId' | 'updatedAt'>
+type SelfRow = Omit<UserViewRow, 'isFollowing'> & Pick<UserRow, 'email' | 'planId' | 'updatedAt'>
 
-function publicFields (row: UserViewRow) {
+function publicFields (row: Omit<UserViewRow, 'isFollowing'>) {
   return {
     id: row.id,
     username: row.username,
@@ -81,6 +81,10 @@ const hiddenUser = (db: Db) => db`(not h.active or h.banned_at is not null)`
 export const followerCount = (db: Db) => db`(u.follower_count - (select count(*) from users h
   join follows f on f.follower_id = h.id and f.following_id = u.id where ${hiddenUser(db)}))::int`
 
+/** Whom `users u` follows, as others see it: all edges minus those to hidden users. */
+const followingCount = (db: Db) => db`(u.following_count - (select count(*) from users h
+  join follows f on f.following_id = h.id and f.follower_id = u.id where ${hiddenUser(db)}))::int`
+
 /**
  * The public columns of `users u` plus counts as the viewer may see them. Follow counts leave hidden users out:
  * all edges (kept on the user by triggers, migration 0025) minus those to the few hidden users (users_hidden_idx).
@@ -88,9 +92,7 @@ export const followerCount = (db: Db) => db`(u.follower_count - (select count(*)
 const userColumns = (db: Db, viewerId: string | null) => db`
   u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
   (select count(*) from recipes r where r.author_id = u.id and ${recipeVisibleTo(db, viewerId)})::int as recipe_count,
-  ${followerCount(db)} as follower_count,
-  (u.following_count - (select count(*) from users h
-    join follows f on f.following_id = h.id and f.follower_id = u.id where ${hiddenUser(db)}))::int as following_count,
+  ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
 /** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
@@ -107,6 +109,13 @@ export async function sessionWith<T extends object> (db: Db, id: string, jti: st
     select u.id, u.email, u.username, ${sessionColumns(db, jti)}, ${columns} from users u where u.id = ${id}`
   return row ?? null
 }
+
+/** The own profile's columns of `users u`: userColumns as its owner sees them (every one of their recipes counts). */
+const selfColumns = (db: Db) => db`
+  u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
+  (select count(*) from recipes r where r.author_id = u.id)::int as recipe_count,
+  ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
+  u.plan_id, u.updated_at`
 
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
 
@@ -148,7 +157,7 @@ export const usersRepository = {
 
   /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */
   async selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
-    const row = await sessionWith<SelfRow>(db, id, jti, db`${userColumns(db, id)}, u.plan_id, u.updated_at`)
+    const row = await sessionWith<SelfRow>(db, id, jti, selfColumns(db))
     return row == null ? null : { session: row, value: mapSelf(row) }
   },
 
@@ -237,7 +246,7 @@ export const usersRepository = {
 
   async self (db: Db, id: string): Promise<UserSelfView | null> {
     const [row] = await db<SelfRow[]>`
-      select ${userColumns(db, id)}, u.email, u.plan_id, u.updated_at from users u where u.id = ${id}`
+      select ${selfColumns(db)}, u.email from users u where u.id = ${id}`
     return row == null ? null : mapSelf(row)
   },
 

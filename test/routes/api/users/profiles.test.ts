@@ -82,6 +82,9 @@ t.test('public profiles, counts, recipes and follow lists', async t => {
   t.equal(asCat._count.recipes, 1, 'a one-way follower is not a friend')
   const asAnn = json(await app.inject({ url: `/api/users/${ann.username}`, headers: bearer(ann) })).user
   t.equal(asAnn._count.recipes, 5, 'the author counts everything of theirs')
+  const me = json(await app.inject({ url: '/api/auth/me', headers: bearer(ann) })).user
+  t.same(me._count, asAnn._count, 'me counts as the author\'s own view of their profile')
+  t.equal(me.isFollowing, undefined)
 
   const list = async (viewer?: TestUser) =>
     json(await app.inject({ url: `/api/users/${ann.username}/recipes`, headers: viewer == null ? {} : bearer(viewer) })).recipes.map((r: { title: string }) => r.title).sort()
