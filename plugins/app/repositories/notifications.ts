@@ -100,9 +100,9 @@ export const notificationsRepository = {
 
   /** The unread count read with the session check (the route's `sessionRead`): what every client polls, in one statement. */
   async unreadCountSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: number } | null> {
-    const row = await sessionWith<{ unreadCount: number }>(db, userId, jti,
-      db`(select count(*)::int from notifications n where n.user_id = u.id and not n.read) as unread_count`)
-    return row == null ? null : { session: row, value: row.unreadCount }
+    return await sessionWith(db, userId, jti,
+      db`(select count(*)::int from notifications n where n.user_id = u.id and not n.read) as unread_count`,
+      (row: { unreadCount: number }) => row.unreadCount)
   },
 
   /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */

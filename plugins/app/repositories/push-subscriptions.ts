@@ -119,9 +119,9 @@ export const pushSubscriptionsRepository = {
 
   /** The preferences read with the session check (the route's `sessionRead`), in one statement. */
   async preferencesSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: PushPreferencesView } | null> {
-    const row = await sessionWith<{ stored: Partial<Record<NotificationType, boolean>> }>(db, userId, jti,
-      db`coalesce((select json_object_agg(p.type, p.push) from notification_preferences p where p.user_id = u.id), '{}') as stored`)
-    return row == null ? null : { session: row, value: withDefaults(row.stored) }
+    return await sessionWith(db, userId, jti,
+      db`coalesce((select json_object_agg(p.type, p.push) from notification_preferences p where p.user_id = u.id), '{}') as stored`,
+      (row: { stored: Partial<Record<NotificationType, boolean>> }) => withDefaults(row.stored))
   },
 
   async pushEnabled (db: Db, userId: string, type: NotificationType): Promise<boolean> {

@@ -97,17 +97,17 @@ const userColumns = (db: Db, viewerId: string | null) => db`
 
 /** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
 const sessionColumns = (db: Db, jti: string) => db`
-  u.active, u.banned_at is not null as banned, u.token_version,
+  u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version,
   exists (select 1 from revoked_tokens where jti = ${jti}) as revoked`
 
 /**
- * The session state of user `id` and token `jti` plus `columns` over `users u` (a route's answer), in one statement:
- * for a route's `sessionRead` (plugins/app/auth.ts).
+ * The session state of user `id` and token `jti` and a route's answer, `answer` of `columns` over `users u`, in one
+ * statement: what a route's `sessionRead` returns (plugins/app/auth.ts).
  */
-export async function sessionWith<T extends object> (db: Db, id: string, jti: string, columns: postgres.PendingQuery<postgres.Row[]>): Promise<(SessionState & T) | null> {
-  const [row] = await db<Array<SessionState & T>>`
-    select u.id, u.email, u.username, ${sessionColumns(db, jti)}, ${columns} from users u where u.id = ${id}`
-  return row ?? null
+export async function sessionWith<Row extends object, T> (db: Db, id: string, jti: string, columns: postgres.PendingQuery<postgres.Row[]>,
+  answer: (row: Row) => T): Promise<{ session: SessionState, value: T } | null> {
+  const [row] = await db<Array<SessionState & Row>>`select ${sessionColumns(db, jti)}, ${columns} from users u where u.id = ${id}`
+  return row == null ? null : { session: row, value: answer(row) }
 }
 
 /** The own profile's columns of `users u`: userColumns as its owner sees them (every one of their recipes counts). */
@@ -151,14 +151,13 @@ export const usersRepository = {
 
   /** The user's auth state and whether the token `jti` is revoked, in one round trip (null: no such user). */
   async sessionState (db: Db, id: string, jti: string): Promise<SessionState | null> {
-    const [row] = await db<SessionState[]>`select u.id, u.email, u.username, ${sessionColumns(db, jti)} from users u where u.id = ${id}`
+    const [row] = await db<SessionState[]>`select ${sessionColumns(db, jti)} from users u where u.id = ${id}`
     return row ?? null
   },
 
   /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */
   async selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
-    const row = await sessionWith<SelfRow>(db, id, jti, selfColumns(db))
-    return row == null ? null : { session: row, value: mapSelf(row) }
+    return await sessionWith(db, id, jti, selfColumns(db), mapSelf)
   },
 
   async findForLogin (db: Db, by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {

@@ -65,10 +65,6 @@ export function createNotificationService (fastify: FastifyInstance) {
       return { ...list, unreadCount }
     },
 
-    async unreadCount (userId: string): Promise<number> {
-      return await repo.unreadCount(fastify.db, userId)
-    },
-
     /** The unread count read with the session check: a `sessionRead` for GET /api/notifications/unread-count. */
     unreadCountSession: repo.unreadCountSession satisfies SessionRead<number>,
 

@@ -94,7 +94,7 @@ export function createUserService (fastify: FastifyInstance) {
   return {
     own,
 
-    /** The own profile read with the strict session check (`authenticateWith`): GET /api/auth/me in one statement. */
+    /** The own profile read with the strict session check (a `sessionRead`): GET /api/auth/me in one statement. */
     ownSession: users.selfSession satisfies SessionRead<UserSelfView>,
 
     /** Only the profile fields are taken; the answer is the updated own profile. */
