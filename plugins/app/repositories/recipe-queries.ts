@@ -2,13 +2,14 @@
 // phases and the capped count. The repository (recipes.ts) composes them; they take the caller's handle like it does.
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
-import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { RawJson } from '../../../lib/raw-json.js'
+import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
 import { countUpTo as countRowsUpTo, escapeLike } from './sql.js'
 import { listedRecipe } from './visibility.js'
 
 export interface Page<T> { items: T[], total: number }
 /** A page of a list whose total is counted separately: `hasNext` comes from one row past the page. */
-export interface Slice<T> { items: T[], hasNext: boolean }
+export interface Slice<T> { items: T, hasNext: boolean }
 export type Fragment = ReturnType<typeof listedRecipe>
 
 export { escapeLike } from './sql.js'
@@ -45,10 +46,13 @@ export async function rows (db: Db, where: Fragment, sort: RecipeSort, viewerId:
   return await byIds(db, await idsOf(db, where, sort, offset, count), viewerId)
 }
 
-/** `limit` recipes of `where` in the sort's order from `offset` on, and whether more follow (one id past them). */
-export async function sliceOf (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, limit: number): Promise<Slice<RecipeView>> {
+/**
+ * `limit` recipes of `where` in the sort's order from `offset` on, as JSON text (byIdsJson), and whether more follow
+ * (one id past them).
+ */
+export async function sliceOf (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, limit: number): Promise<Slice<RawJson<RecipeView[]>>> {
   const ids = await idsOf(db, where, sort, offset, limit + 1)
-  return { items: await byIds(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
+  return { items: await byIdsJson(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
 }
 
 async function idsOf (db: Db, where: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
@@ -75,6 +79,15 @@ export async function byIds (db: Db, ids: string[], viewerId: string | null): Pr
     join recipes r on r.id = p.id join users a on a.id = r.author_id
     order by p.n`
   return found.map(mapRecipe)
+}
+
+/** byIds as one JSON array that PostgreSQL writes (recipeJson), for a page sent as it is. The same single plan. */
+export async function byIdsJson (db: Db, ids: string[], viewerId: string | null): Promise<RawJson<RecipeView[]>> {
+  if (ids.length === 0) return new RawJson('[]')
+  const [{ recipes }] = await db<Array<{ recipes: string }>>`select coalesce(json_agg(${recipeJson(db, viewerId)} order by p.n), '[]')::text as recipes
+    from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n)
+    join recipes r on r.id = p.id join users a on a.id = r.author_id`
+  return new RawJson(recipes)
 }
 
 /**

@@ -6,8 +6,9 @@ import type { recipes } from '../../../db/schema/index.js'
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import {
-  byIds, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
+  byIds, byIdsJson, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
+import type { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
 
@@ -117,7 +118,7 @@ export const recipesRepository = {
    * A page of the public listing. A search runs in two phases (matchingIds), title matches first, then recipes matching
    * only by ingredient, both in the requested order; then one statement reads the page's recipes.
    */
-  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Slice<RecipeView>> {
+  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Slice<RawJson<RecipeView[]>>> {
     const where = filtered(db, filters)
     const sort = filters.sort ?? 'newest'
     const offset = (pageNo - 1) * limit
@@ -131,7 +132,7 @@ export const recipesRepository = {
       const onlyIngredient = db`(r.ingredients_text like ${search.pattern} and not (lower(r.title) like ${search.pattern}))`
       ids = [...ids, ...await matchingIds(db, where, onlyIngredient, sort, offset + ids.length - titleTotal, limit + 1 - ids.length)]
     }
-    return { items: await byIds(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
+    return { items: await byIdsJson(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
   },
 
   /**
@@ -144,7 +145,7 @@ export const recipesRepository = {
     const found = await db<Array<{ id: string, listingCount: number, listingVersion: string }>>`
       ${inOrder(db, columns, listedRecipe(db), sort)} limit ${limit + 1} offset ${(pageNo - 1) * limit}`
     const listing = found.length === 0 ? null : { listedCount: found[0].listingCount, version: found[0].listingVersion }
-    return { items: await byIds(db, found.slice(0, limit).map(row => row.id), viewerId), hasNext: found.length > limit, listing }
+    return { items: await byIdsJson(db, found.slice(0, limit).map(row => row.id), viewerId), hasNext: found.length > limit, listing }
   },
 
   /** How many recipes list() finds for these filters, counting no further than `cap` + 1. */

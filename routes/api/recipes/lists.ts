@@ -1,8 +1,11 @@
 // Listing, filtering and search, plus the popular list and the cuisine and ingredient aggregates.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
+import { sendJson } from '../../../lib/raw-json.js'
 import { pagination, Pagination, ref } from '../../../schemas/common.js'
 import { Recipe, RecipeListQuery } from '../../../schemas/recipes.js'
+
+const RecipePage = Type.Object({ recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }, { description: 'A page of recipes' })
 
 const lists: FastifyPluginAsyncTypebox = async fastify => {
   const recipes = fastify.recipeService
@@ -15,12 +18,12 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
       description: '`search` matches the title (case-insensitive substring) or the ingredients; title matches come first. ' +
         '`%` and `_` are literal. averageRating covers all ratings.',
       querystring: RecipeListQuery,
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }, { description: 'A page of recipes' }) }
+      response: { 200: RecipePage }
     }
-  }, async request => {
+  }, async (request, reply) => {
     const { page, limit, ...filters } = request.query
     const { items, total, hasNext, totalExact } = await recipes.list(filters, request.user?.id ?? null, page, limit)
-    return { recipes: items, pagination: pagination(page, limit, total, { hasNext, totalExact }) }
+    return await sendJson<Static<typeof RecipePage>>(reply, { recipes: items, pagination: pagination(page, limit, total, { hasNext, totalExact }) })
   })
 
   fastify.get('/popular', {
