@@ -40,7 +40,8 @@ const columns = (db: Db, fields: RecipeFields) => ({
  * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
  * count and version, and the recipes' JSON (recipeJson). The limit is written into the statement's text (the query
  * schema caps it at 50, so there are at most 50 texts per sort), not passed: with a LIMIT parameter PostgreSQL
- * estimates 10% of the listing and plans this statement anew on every request (byIdsJson).
+ * estimates 10% of the listing and plans this statement anew on every request (see byIds). `n` numbers the rows as
+ * they leave the ordered, limited subquery.
  */
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError(`page size ${limit}`)
@@ -157,7 +158,7 @@ export const recipesRepository = {
   /**
    * A page of the whole public listing (no filter) with the listing's count and version read in the same statement.
    * `listing` is null when the page is empty (read it with listing()). Page 1 (the home page of every client) is one
-   * round trip; deeper pages read their ids first (byIdsJson's note says why).
+   * round trip; deeper pages read their ids first (byIds says why).
    */
   async listedPage (db: Db, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number) {
     if (pageNo === 1) return await firstListedPage(db, sort, viewerId, limit)

@@ -79,3 +79,25 @@ t.test('averageRating rounds exactly as PostgreSQL does, halves up', async t => 
   t.equal(averageRating(201, 200), 1.01, 'a half rounds up (the float 201 / 200 * 100 is 100.4999...)')
   t.equal(averageRating(0, 0), 0)
 })
+
+t.test('page 1 of the listing (one statement) and the pages after it (ids first) cut one order, for every sort', async t => {
+  const app = await build(t)
+  const [ann, bob] = [await registerUser(app), await registerUser(app)]
+  const titles = ['Bean stew', 'apple pie', 'Corn bread', 'Dal', 'egg fried rice']
+  const made = []
+  for (const [i, title] of titles.entries()) made.push(await createRecipe(app, i % 2 === 0 ? ann : bob, { title }))
+  await app.inject({ method: 'POST', url: `/api/social/recipes/${made[3].id}/like`, headers: bearer(ann) })
+  await app.inject({ method: 'POST', url: `/api/ratings/recipes/${made[0].id}`, headers: bearer(bob), payload: { rating: 5 } })
+  const ids = (body: { recipes: Array<{ id: string }> }) => body.recipes.map(r => r.id)
+  for (const sort of ['newest', 'oldest', 'popular', 'rating', 'title']) {
+    // The first test's public recipe is listed too (one database per file): six in all.
+    const all = json(await app.inject(`/api/recipes?sort=${sort}&limit=50`))
+    t.equal(all.recipes.length, titles.length + 1)
+    const pages = []
+    for (const page of [1, 2, 3]) pages.push(json(await app.inject({ url: `/api/recipes?sort=${sort}&limit=2&page=${page}`, headers: bearer(bob) })))
+    t.strictSame(pages.flatMap(ids), ids(all), `${sort}: pages of 2 cut the order of one page of 50`)
+    t.same(pages.map(p => [p.pagination.hasNext, p.pagination.total, p.pagination.totalPages]), [[true, 6, 3], [true, 6, 3], [false, 6, 3]], `${sort}: hasNext and totals`)
+  }
+  t.strictSame(ids(json(await app.inject('/api/recipes?sort=title&limit=3'))), [made[1].id, made[0].id, made[2].id], 'titles sort case-insensitively')
+  t.strictSame(ids(json(await app.inject('/api/recipes?sort=popular&limit=1'))), [made[3].id], 'the liked recipe leads the popular page')
+})
