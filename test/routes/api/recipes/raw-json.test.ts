@@ -88,7 +88,7 @@ t.test('page 1 of the listing (one statement) and the pages after it (ids first)
   for (const [i, title] of titles.entries()) made.push(await createRecipe(app, i % 2 === 0 ? ann : bob, { title }))
   await app.inject({ method: 'POST', url: `/api/social/recipes/${made[3].id}/like`, headers: bearer(ann) })
   await app.inject({ method: 'POST', url: `/api/ratings/recipes/${made[0].id}`, headers: bearer(bob), payload: { rating: 5 } })
-  const ids = (body: { recipes: Array<{ id: string }> }) => body.recipes.map(r => r.id)
+  const ids = (body: Record<string, any>): string[] => body.recipes.map((r: { id: string }) => r.id)
   for (const sort of ['newest', 'oldest', 'popular', 'rating', 'title']) {
     // The first test's public recipe is listed too (one database per file): six in all.
     const all = json(await app.inject(`/api/recipes?sort=${sort}&limit=50`))
