@@ -1,7 +1,7 @@
+// JSON text that PostgreSQL built, sent as it is. The listing and its search spent most of their CPU parsing rows into
+// objects and serialising them again (README, "Benchmarks"); PostgreSQL writes the same JSON in the statement that
+// reads the rows.
 import type { FastifyReply } from 'fastify'
-// JSON text that PostgreSQL built, sent as it is. The hottest reads (recipe detail, the listing, search) spent most of
-// their CPU parsing rows into objects and serialising them again (bench/README.md); PostgreSQL writes the same JSON in
-// the statement that reads the rows.
 
 /** JSON text encoding a `T`. `T` is only for the compiler: the text is whatever the statement built. */
 export class RawJson<T> {

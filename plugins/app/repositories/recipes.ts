@@ -44,7 +44,7 @@ const columns = (db: Db, fields: RecipeFields) => ({
  * they leave the ordered, limited subquery.
  */
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError(`page size ${limit}`)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new RangeError(`page size ${limit}`)
   const [row] = await db<Array<{ listingCount: number, listingVersion: string, found: number, recipes: string }>>`
     with page as materialized (
       select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${db.unsafe(String(limit + 1))}) x)
