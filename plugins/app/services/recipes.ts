@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { AiLimitReached, ImportLimitReached, NotRecipeAuthor, RecipeLimitReached, RecipeNotFound, RevisionNotFound } from '../../../lib/errors.js'
+import type { RawJson } from '../../../lib/raw-json.js'
 import { slugOf } from '../../../lib/slug.js'
 import type { RecipeFilters, RecipeInput, RecipeView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
@@ -41,6 +42,14 @@ export function createRecipeService (fastify: FastifyInstance) {
     const recipe = await recipes.find(db, id, viewerId)
     if (recipe == null) throw new RecipeNotFound()
     return recipe
+  }
+
+  /** get() for the detail route: an anonymous caller gets the JSON text kept per recipe (recipe-view-cache.ts). */
+  async function view (id: string, viewerId: string | null): Promise<RecipeView | RawJson<RecipeView>> {
+    if (viewerId != null) return await get(id, viewerId)
+    const kept = await fastify.recipeViewCache.anonymous(id, async () => await recipes.find(fastify.db, id, null))
+    if (kept == null) throw new RecipeNotFound()
+    return kept
   }
 
   /** The recipe if the caller is its author: 404 when they cannot see it, 403 when they can but it is not theirs. */
@@ -120,6 +129,7 @@ export function createRecipeService (fastify: FastifyInstance) {
 
   return {
     get,
+    view,
 
     /** A page of the public listing with its total (see listing-totals.ts for how the total stays cheap). */
     async list (filters: RecipeFilters, viewerId: string | null, page: number, limit: number) {
@@ -212,5 +222,5 @@ export default fp(async fastify => {
   })
 }, {
   name: 'recipe-service',
-  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'media-service', 'queue', 'cache']
+  dependencies: ['recipes-repository', 'tags-repository', 'revisions-repository', 'users-repository', 'plan-service', 'notification-service', 'media-service', 'queue', 'cache', 'recipe-view-cache']
 })

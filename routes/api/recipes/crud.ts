@@ -1,5 +1,6 @@
 // Create, read, update and delete one recipe. Not visible to the caller: 404; visible but not theirs: 403.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { RawJson, sendJson } from '../../../lib/raw-json.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { described, ErrorRef, Message, RecipeParams } from '../../../schemas/common.js'
 import { RecipeCreateBody, RecipePatchBody, RecipeResponse } from '../../../schemas/recipes.js'
@@ -30,7 +31,10 @@ const crud: FastifyPluginAsyncTypebox = async fastify => {
       params: RecipeParams,
       response: { 200: described('The recipe', RecipeResponse), 404: ErrorRef }
     }
-  }, async request => ({ recipe: await recipes.get(request.params.recipeId, request.user?.id ?? null) }))
+  }, async (request, reply) => {
+    const recipe = await recipes.view(request.params.recipeId, request.user?.id ?? null)
+    return recipe instanceof RawJson ? await sendJson(reply, { recipe }) : { recipe }
+  })
 
   fastify.put('/:recipeId', {
     onRequest: fastify.authenticate,
