@@ -30,6 +30,7 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
   // Moves with every announcement: a render that began before one may hold what it announced, so it is not kept.
   let generation = 0
   let rendering = 0
+  let queued: Promise<boolean> | null = null
 
   function dropAll (): void {
     generation++
@@ -75,7 +76,14 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
     /** Returns once no kept copy predates this instance's commits so far (every copy is dropped if that cannot be known). */
     async settle (): Promise<void> {
       if (entries.size === 0 && rendering === 0) return
-      if (!await channel.sync()) dropAll()
+      // Writes answered in one turn of the event loop share one token, sent after all of their commits.
+      queued ??= new Promise<boolean>(resolve => {
+        setImmediate(() => {
+          queued = null
+          resolve(channel.sync())
+        })
+      })
+      if (!await queued) dropAll()
     }
   }
 }
