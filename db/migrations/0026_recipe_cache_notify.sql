@@ -10,24 +10,24 @@ BEGIN
     PERFORM pg_notify('recipe_cache', kind || ':' || id) FROM unnest(ids) AS id;
   END IF;
 END $$;--> statement-breakpoint
-CREATE FUNCTION recipes_cache_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- `changed` holds recipes rows or recipe_tags rows (each branch is planned only when it runs).
+CREATE FUNCTION recipe_rows_cache_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM recipe_cache_notify('r', (SELECT coalesce(array_agg(DISTINCT id), '{}') FROM changed));
+  IF TG_TABLE_NAME = 'recipes' THEN
+    PERFORM recipe_cache_notify('r', (SELECT coalesce(array_agg(DISTINCT id), '{}') FROM changed));
+  ELSE
+    PERFORM recipe_cache_notify('r', (SELECT coalesce(array_agg(DISTINCT recipe_id), '{}') FROM changed));
+  END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER recipes_cache_update AFTER UPDATE ON recipes
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipes_cache_changed();--> statement-breakpoint
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_rows_cache_changed();--> statement-breakpoint
 CREATE TRIGGER recipes_cache_delete AFTER DELETE ON recipes
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipes_cache_changed();--> statement-breakpoint
-CREATE FUNCTION recipe_tags_cache_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM recipe_cache_notify('r', (SELECT coalesce(array_agg(DISTINCT recipe_id), '{}') FROM changed));
-  RETURN NULL;
-END $$;--> statement-breakpoint
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_rows_cache_changed();--> statement-breakpoint
 CREATE TRIGGER recipe_tags_cache_insert AFTER INSERT ON recipe_tags
-  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_tags_cache_changed();--> statement-breakpoint
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_rows_cache_changed();--> statement-breakpoint
 CREATE TRIGGER recipe_tags_cache_delete AFTER DELETE ON recipe_tags
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_tags_cache_changed();--> statement-breakpoint
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipe_rows_cache_changed();--> statement-breakpoint
 -- A renamed tag changes every recipe carrying it (a deleted tag cascades to recipe_tags, announced above).
 CREATE FUNCTION tags_cache_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
