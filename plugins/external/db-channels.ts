@@ -2,8 +2,10 @@
 // instance must clear (plugins/app/services/recipe-view-cache.ts). Notifications arrive in commit order. While the
 // connection is down nothing is heard, so a subscriber is told (`onReset`) when it drops and again once it listens.
 import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import postgres from 'postgres'
+import type { Db } from './db.js'
 
 export interface ChannelHandlers {
   /** A notification of the channel (sync tokens excepted). */
@@ -46,7 +48,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   fastify.addHook('onClose', async () => { await Promise.all(channels.map(async close => { await close() })) })
 }, { name: 'db-channels', dependencies: ['db'] })
 
-function listen (url: string, name: string, handlers: ChannelHandlers, pool: postgres.Sql, log: { warn: (obj: object, msg: string) => void }) {
+function listen (url: string, name: string, handlers: ChannelHandlers, pool: Db, log: FastifyBaseLogger) {
   const instance = randomUUID()
   const waiting = new Map<string, () => void>()
   let listening = false

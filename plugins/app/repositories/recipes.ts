@@ -43,13 +43,16 @@ const columns = (db: Db, fields: RecipeFields) => ({
  * estimates 10% of the listing and plans this statement anew on every request (see byIds). `n` numbers the rows as
  * they leave the ordered, limited subquery.
  */
+/** The listing's count and version (recipe_listing, kept by triggers) as columns of a page's statement. */
+const listingState = (db: Db) => db`(select listed_count from recipe_listing)::int as listing_count,
+  (select version from recipe_listing)::text as listing_version`
+
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new RangeError(`page size ${limit}`)
   const [row] = await db<Array<{ listingCount: number, listingVersion: string, found: number, recipes: string }>>`
     with page as materialized (
       select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${db.unsafe(String(limit + 1))}) x)
-    select (select listed_count from recipe_listing)::int as listing_count, (select version from recipe_listing)::text as listing_version,
-      (select count(*) from page)::int as found,
+    select ${listingState(db)}, (select count(*) from page)::int as found,
       coalesce((select json_agg(${recipeJson(db, viewerId)} order by page.n) from page
         join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${db.unsafe(String(limit))}), '[]')::text as recipes`
   const listing = row.found === 0 ? null : { listedCount: row.listingCount, version: row.listingVersion }
@@ -162,8 +165,7 @@ export const recipesRepository = {
    */
   async listedPage (db: Db, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number) {
     if (pageNo === 1) return await firstListedPage(db, sort, viewerId, limit)
-    const columns = db`r.id, (select listed_count from recipe_listing)::int as listing_count,
-      (select version from recipe_listing)::text as listing_version`
+    const columns = db`r.id, ${listingState(db)}`
     const found = await db<Array<{ id: string, listingCount: number, listingVersion: string }>>`
       ${inOrder(db, columns, listedRecipe(db), sort)} limit ${limit + 1} offset ${(pageNo - 1) * limit}`
     const listing = found.length === 0 ? null : { listedCount: found[0].listingCount, version: found[0].listingVersion }

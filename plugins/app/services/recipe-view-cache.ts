@@ -91,9 +91,13 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
 export default fp(async fastify => {
   const cache = createRecipeViewCache(fastify)
   fastify.decorate('recipeViewCache', cache)
-  // Before a write's answer leaves, this instance has heard what it changed (read-your-writes for its client).
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!READS.has(request.method) && reply.statusCode < 400) await cache.settle()
-    return payload
+  // Before a write's answer leaves, this instance has heard what it changed (read-your-writes for its client). A
+  // callback hook: every read passes through it, and an async one would cost each a promise.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (READS.has(request.method) || reply.statusCode >= 400) {
+      done(null, payload)
+      return
+    }
+    cache.settle().then(() => { done(null, payload) }, done)
   })
 }, { name: 'recipe-view-cache', dependencies: ['db-channels'] })
