@@ -9,7 +9,6 @@ import app from './app.js'
 import bff from './bff/app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { prepareDatabase, type ProcessDatabase } from './db/database.js'
-import { lowerThreadPoolPriority } from './lib/thread-pool-priority.js'
 import { loggerOptions, serverOptions } from './server-options.js'
 
 // Read here, not with `node --env-file-if-exists`, which prints a notice on every start without one. loadEnvFile
@@ -65,7 +64,6 @@ closeWithGrace({ delay: 15_000, logger }, async ({ signal, err }) => {
 })
 
 try {
-  await lowerThreadPoolPriority()
   database = await prepareDatabase(config, logger)
   logger.info(describeCache(config.redisUrl))
   api = Fastify(serverOptions(config, { loggerInstance: logger }))

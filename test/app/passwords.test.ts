@@ -1,0 +1,52 @@
+// Password hashing runs on a pool of lowest-priority worker threads, never on the event loop or libuv's pool.
+import { execFileSync } from 'node:child_process'
+import bcrypt from 'bcrypt'
+import t from 'tap'
+import { BCRYPT_COST } from '../../plugins/app/password.js'
+import { LOWEST_NICENESS, SCHED_IDLE, SCHED_OTHER, threadId, threadPriority, type ThreadPriority } from '../../lib/thread-priority.js'
+import { build } from '../helper.js'
+
+function hasChrt (): boolean {
+  try {
+    execFileSync('chrt', ['--max'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+t.test('hashes are bcrypt at cost 12 and verify both ways, with hashes made elsewhere too', async t => {
+  const app = await build(t)
+  const hash = await app.passwords.hash('correct horse battery')
+  t.match(hash, /^\$2[aby]\$12\$/)
+  t.equal(bcrypt.getRounds(hash), BCRYPT_COST)
+  t.equal(await app.passwords.verify('correct horse battery', hash), true)
+  t.equal(await app.passwords.verify('correct horse battery!', hash), false)
+  t.equal(await app.passwords.verify('correct horse battery', null), false, 'no hash (unknown account) never matches')
+  const made = bcrypt.hashSync('made by bcryptjs', 4)
+  t.equal(await app.passwords.verify('made by bcryptjs', made), true, 'a hash of the same format made by another library')
+})
+
+t.test('the event loop answers while hashes are computed', async t => {
+  const app = await build(t)
+  let hashed = 0
+  const hashing = Promise.all(Array.from({ length: 4 }, async () => { await app.passwords.hash('x'.repeat(20)); hashed++ }))
+  const health = await app.inject({ method: 'GET', url: '/healthz' })
+  t.equal(health.statusCode, 200)
+  t.equal(hashed, 0, 'answered before any hash was done')
+  await hashing
+  t.equal(hashed, 4)
+})
+
+t.test('the hashing threads run at the lowest priority; the event loop keeps its own', { skip: process.platform !== 'linux' && 'thread priorities are set on Linux only' }, async t => {
+  const app = await build(t)
+  await app.passwords.hash('warm up a thread')
+  const seen = await app.passwords.pool.run(null, { name: 'priority' }) as ThreadPriority | null
+  if (seen == null) throw new Error('no thread id on Linux')
+  t.not(seen.tid, threadId(), 'a thread other than the event loop')
+  t.equal(seen.niceness, LOWEST_NICENESS)
+  t.equal(seen.policy, hasChrt() ? SCHED_IDLE : SCHED_OTHER, 'SCHED_IDLE wherever chrt is installed')
+  const loop = threadPriority(threadId() ?? process.pid)
+  t.equal(loop.niceness, 0, 'the event loop is not lowered')
+  t.equal(loop.policy, SCHED_OTHER)
+})
