@@ -6,7 +6,7 @@ import type { recipes } from '../../../db/schema/index.js'
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import {
-  byIds, byIdsJson, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
+  byIdsJson, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
@@ -202,9 +202,13 @@ export const recipesRepository = {
 
   /**
    * Recipes of the people the user follows that the user may see, newest first. Keyset pagination: `before` is
-   * the (createdAt, id) of the last recipe already shown, so pages stay stable while new recipes arrive.
+   * the (createdAt, id) of the last recipe already shown, so pages stay stable while new recipes arrive. Each attempt
+   * is one statement that also writes the page's JSON (recipeJson) and the next cursor.
    */
   async feed (db: Db, userId: string, before: { createdAt: string, id: string } | null, limit: number) {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new RangeError(`page size ${limit}`)
+    // Written into the text (at most 50 texts), not passed: a LIMIT parameter makes PostgreSQL plan for 10% of the rows.
+    const take = db.unsafe(String(limit + 1))
     const after = before == null ? db`true` : db`(r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`
     const visible = recipeVisibleTo(db, userId)
     // Whoever follows many active authors finds a page among the newest recipes of all: walk those (a bounded
@@ -213,27 +217,35 @@ export const recipesRepository = {
     const recent = db`
       select r.id, r.created_at from (
         select r.id, r.created_at, r.author_id, r.published, r.moderation_status, r.visibility from recipes r
-        where ${after} order by r.created_at desc, r.id desc limit ${FEED_WINDOW}) r
+        where ${after} order by r.created_at desc, r.id desc limit ${db.unsafe(String(FEED_WINDOW))}) r
       where exists (select 1 from follows f where f.follower_id = ${userId} and f.following_id = r.author_id) and ${visible}
-      order by r.created_at desc, r.id desc limit ${limit + 1}`
+      order by r.created_at desc, r.id desc limit ${take}`
     // Otherwise: the newest `limit + 1` of each followed author (one index range scan each), then the newest of those.
     const perAuthor = db`
       select c.id, c.created_at from follows f
       cross join lateral (
         select r.id, r.created_at from recipes r
         where r.author_id = f.following_id and ${visible} and ${after}
-        order by r.created_at desc, r.id desc limit ${limit + 1}
+        order by r.created_at desc, r.id desc limit ${take}
       ) c
       where f.follower_id = ${userId}
-      order by c.created_at desc, c.id desc limit ${limit + 1}`
-    // The page's ids and cursors first; the full recipe columns for those rows only (byIds).
-    const pageOf = async (candidates: Fragment) => await db<Array<{ id: string, cursorAt: string }>>`
-      -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
-      select c.id, c.created_at::text as cursor_at from (${candidates}) c order by c.created_at desc, c.id desc`
-    let found = await pageOf(recent)
-    if (found.length <= limit) found = await pageOf(perAuthor)
-    const last = found.length > limit ? found[limit - 1] : null
-    return { recipes: await byIds(db, found.slice(0, limit).map(row => row.id), userId), next: last == null ? null : { createdAt: last.cursorAt, id: last.id } }
+      order by c.created_at desc, c.id desc limit ${take}`
+    const pageOf = async (candidates: Fragment) => {
+      const [row] = await db<Array<{ found: number, cursorAt: string | null, cursorId: string | null, recipes: string }>>`
+        with page as materialized (
+          select c.id, c.created_at, row_number() over (order by c.created_at desc, c.id desc) as n from (${candidates}) c)
+        select (select count(*) from page)::int as found,
+          -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
+          (select created_at::text from page where n = ${db.unsafe(String(limit))}) as cursor_at,
+          (select id from page where n = ${db.unsafe(String(limit))}) as cursor_id,
+          coalesce((select json_agg(${recipeJson(db, userId)} order by page.n) from page
+            join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${db.unsafe(String(limit))}), '[]')::text as recipes`
+      return row
+    }
+    let page = await pageOf(recent)
+    if (page.found <= limit) page = await pageOf(perAuthor)
+    const next = page.found > limit && page.cursorAt != null && page.cursorId != null ? { createdAt: page.cursorAt, id: page.cursorId } : null
+    return { recipes: new RawJson<RecipeView[]>(page.recipes), next }
   },
 
   async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {

@@ -1,7 +1,8 @@
 // The activity feed: recipes from the people you follow, newest first, with cursor pagination.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { validationError } from '../../../lib/errors.js'
+import { sendJson } from '../../../lib/raw-json.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { Nullable, ref } from '../../../schemas/common.js'
 import { Recipe } from '../../../schemas/recipes.js'
@@ -24,6 +25,8 @@ function decode (cursor: string): { createdAt: string, id: string } {
   throw validationError(['cursor: is not a cursor this API returned'])
 }
 
+const FeedPage = Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Nullable(Type.String()) }, { description: 'Up to `limit` recipes and the cursor of the next page' })
+
 const feed: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
@@ -35,12 +38,13 @@ const feed: FastifyPluginAsyncTypebox = async fastify => {
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 })
       }),
-      response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)), nextCursor: Nullable(Type.String()) }, { description: 'Up to `limit` recipes and the cursor of the next page' }) }
+      response: { 200: FeedPage }
     }
-  }, async request => {
+  }, async (request, reply) => {
     const { cursor, limit } = request.query
     const { recipes, next } = await fastify.recipeService.feed(currentUser(request).id, cursor == null ? null : decode(cursor), limit)
-    return { recipes, nextCursor: next == null ? null : encode(next) }
+    // The recipes' JSON was written by PostgreSQL (repositories/recipes.ts): sent as it is.
+    return await sendJson<Static<typeof FeedPage>>(reply, { recipes, nextCursor: next == null ? null : encode(next) })
   })
 }
 

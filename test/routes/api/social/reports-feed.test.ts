@@ -85,6 +85,14 @@ t.test('feed and new-recipe notifications', async t => {
   expectValidationError(t, await app.inject({ url: '/api/feed?cursor=garbage', headers: bearer(reader) }), 'cursor')
   t.equal((await app.inject('/api/feed')).statusCode, 401)
 
+  // The feed's JSON is written by PostgreSQL: each entry is the recipe as its detail shows it to the same reader.
+  const [newest] = json(await app.inject({ url: '/api/feed?limit=1', headers: bearer(reader) })).recipes
+  t.equal((await app.inject({ method: 'POST', url: `/api/social/recipes/${newest.id as string}/like`, headers: bearer(reader) })).statusCode, 200)
+  const liked = json(await app.inject({ url: '/api/feed?limit=1', headers: bearer(reader) })).recipes[0]
+  t.same(liked, json(await app.inject({ url: `/api/recipes/${newest.id as string}`, headers: bearer(reader) })).recipe, 'feed entry = detail')
+  t.equal(liked.isLiked, true, 'with the reader\'s own flags')
+  t.equal(liked.likeCount, 1)
+
   // New-recipe notifications are a queued job, handled in order: once the last recipe's has arrived, every earlier
   // one has been handled too, so what is missing now will not come.
   await createRecipe(app, chef, { title: 'Chef last' })
