@@ -43,7 +43,7 @@ export function threadPriority (tid: number): ThreadPriority {
 /** Lowers the calling thread's priority as far as it goes; what it got, or null where threads have no priority. */
 export async function lowerThisThreadPriority (): Promise<ThreadPriority | null> {
   const tid = threadId()
-  if (process.platform !== 'linux' || tid == null) return null
+  if (tid == null) return null
   try {
     setPriority(tid, LOWEST_NICENESS)
     await run('chrt', ['--idle', '--pid', '0', String(tid)])

@@ -36,25 +36,39 @@ const columns = (db: Db, fields: RecipeFields) => ({
   nutrition: fields.nutrition == null ? null : json(db, fields.nutrition)
 })
 
-/**
- * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
- * count and version, and the recipes' JSON (recipeJson). The limit is written into the statement's text (the query
- * schema caps it at 50, so there are at most 50 texts per sort), not passed: with a LIMIT parameter PostgreSQL
- * estimates 10% of the listing and plans this statement anew on every request (see byIds). `n` numbers the rows as
- * they leave the ordered, limited subquery.
- */
 /** The listing's count and version (recipe_listing, kept by triggers) as columns of a page's statement. */
 const listingState = (db: Db) => db`(select listed_count from recipe_listing)::int as listing_count,
   (select version from recipe_listing)::text as listing_version`
 
-async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
+/**
+ * A page size written into a statement's text (the query schemas cap it at 50, so there are at most 50 texts), not
+ * passed: with a LIMIT parameter PostgreSQL estimates 10% of the rows and plans the statement anew on every request
+ * (see byIds). `take` is one row more, to tell whether a next page exists.
+ */
+function pageSize (db: Db, limit: number) {
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new RangeError(`page size ${limit}`)
+  return { limit: db.unsafe(String(limit)), take: db.unsafe(String(limit + 1)) }
+}
+
+/**
+ * Columns of a statement over `page` (id, n: a page's rows and one past them, numbered in order): how many rows it
+ * holds and the JSON of the first `limit` recipes (recipeJson), so one statement reads and writes the whole page.
+ */
+const pageJson = (db: Db, viewerId: string | null, limit: ReturnType<typeof pageSize>['limit']) => db`
+  (select count(*) from page)::int as found,
+  coalesce((select json_agg(${recipeJson(db, viewerId)} order by page.n) from page
+    join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${limit}), '[]')::text as recipes`
+
+/**
+ * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
+ * count and version, and the recipes' JSON. `n` numbers the rows as they leave the ordered, limited subquery.
+ */
+async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
+  const size = pageSize(db, limit)
   const [row] = await db<Array<{ listingCount: number, listingVersion: string, found: number, recipes: string }>>`
     with page as materialized (
-      select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${db.unsafe(String(limit + 1))}) x)
-    select ${listingState(db)}, (select count(*) from page)::int as found,
-      coalesce((select json_agg(${recipeJson(db, viewerId)} order by page.n) from page
-        join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${db.unsafe(String(limit))}), '[]')::text as recipes`
+      select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${size.take}) x)
+    select ${listingState(db)}, ${pageJson(db, viewerId, size.limit)}`
   const listing = row.found === 0 ? null : { listedCount: row.listingCount, version: row.listingVersion }
   return { items: new RawJson<RecipeView[]>(row.recipes), hasNext: row.found > limit, listing }
 }
@@ -206,9 +220,7 @@ export const recipesRepository = {
    * is one statement that also writes the page's JSON (recipeJson) and the next cursor.
    */
   async feed (db: Db, userId: string, before: { createdAt: string, id: string } | null, limit: number) {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new RangeError(`page size ${limit}`)
-    // Written into the text (at most 50 texts), not passed: a LIMIT parameter makes PostgreSQL plan for 10% of the rows.
-    const take = db.unsafe(String(limit + 1))
+    const { limit: shown, take } = pageSize(db, limit)
     const after = before == null ? db`true` : db`(r.created_at, r.id) < (${before.createdAt}::timestamptz, ${before.id})`
     const visible = recipeVisibleTo(db, userId)
     // Whoever follows many active authors finds a page among the newest recipes of all: walk those (a bounded
@@ -234,12 +246,9 @@ export const recipesRepository = {
       const [row] = await db<Array<{ found: number, cursorAt: string | null, cursorId: string | null, recipes: string }>>`
         with page as materialized (
           select c.id, c.created_at, row_number() over (order by c.created_at desc, c.id desc) as n from (${candidates}) c)
-        select (select count(*) from page)::int as found,
+        select ${pageJson(db, userId, shown)},
           -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
-          (select created_at::text from page where n = ${db.unsafe(String(limit))}) as cursor_at,
-          (select id from page where n = ${db.unsafe(String(limit))}) as cursor_id,
-          coalesce((select json_agg(${recipeJson(db, userId)} order by page.n) from page
-            join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${db.unsafe(String(limit))}), '[]')::text as recipes`
+          (select created_at::text from page where n = ${shown}) as cursor_at, (select id from page where n = ${shown}) as cursor_id`
       return row
     }
     let page = await pageOf(recent)
