@@ -1,7 +1,7 @@
 // The queries behind the recipe listing, search and author pages: sort orders, filters, ids-first pages, the search
 // phases and the capped count. The repository (recipes.ts) composes them; they take the caller's handle like it does.
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
-import { json, type Db } from '../../external/db.js'
+import { bytesRow, json, type Db } from '../../external/db.js'
 import { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
 import { countUpTo as countRowsUpTo, escapeLike } from './sql.js'
@@ -61,9 +61,12 @@ async function idsOf (db: Db, where: Fragment, sort: RecipeSort, offset: number,
 }
 
 /** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
-const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
+export const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
 /** The fewest listing rows a search looks through in order before it collects every match instead. */
 const SEARCH_WINDOW = 500
+
+/** How many of the listing's first rows a search looks through for `count` matches from `offset` on. */
+export const searchWindow = (offset: number, count: number): number => Math.max(SEARCH_WINDOW, 4 * (offset + count))
 
 /**
  * The full recipe columns of `ids`, in that order (ids no longer there are left out). Planning this statement costs
@@ -84,10 +87,10 @@ export async function byIds (db: Db, ids: string[], viewerId: string | null): Pr
 /** byIds as one JSON array that PostgreSQL writes (recipeJson), for a page sent as it is. The same single plan. */
 export async function byIdsJson (db: Db, ids: string[], viewerId: string | null): Promise<RawJson<RecipeView[]>> {
   if (ids.length === 0) return new RawJson('[]')
-  const [{ recipes }] = await db<Array<{ recipes: string }>>`select coalesce(json_agg(${recipeJson(db, viewerId)} order by p.n), '[]')::text as recipes
+  const { recipes } = await bytesRow(db`select coalesce(json_agg(${recipeJson(db, viewerId)} order by p.n), '[]')::text as recipes
     from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n)
-    join recipes r on r.id = p.id join users a on a.id = r.author_id`
-  return new RawJson(recipes)
+    join recipes r on r.id = p.id join users a on a.id = r.author_id`)
+  return new RawJson(recipes ?? '[]')
 }
 
 /**
@@ -101,8 +104,7 @@ export async function matchingIds (db: Db, where: Fragment, match: Fragment, sor
   const order = orderBy(db, sort)
   const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
   if (INDEXED_SORTS.has(sort)) {
-    const window = Math.max(SEARCH_WINDOW, 4 * (offset + count))
-    const found = await db<Array<{ id: string }>>`select r.id from (${inOrder(db, columns, where, sort)} limit ${window}) r
+    const found = await db<Array<{ id: string }>>`select r.id from (${inOrder(db, columns, where, sort)} limit ${searchWindow(offset, count)}) r
       where ${match} order by ${order} limit ${count} offset ${offset}`
     if (found.length === count) return found.map(row => row.id)
   }

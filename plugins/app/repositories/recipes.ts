@@ -3,14 +3,16 @@
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { recipes } from '../../../db/schema/index.js'
-import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
-import { json, type Db } from '../../external/db.js'
+import { RECIPE_SORTS, type RecipeFilters, type RecipeSort, type RecipeView } from '../../../schemas/recipes.js'
+import { bytesRow, integer, json, text, type Db } from '../../external/db.js'
 import {
-  byIdsJson, countUpTo, escapeLike, filtered, inOrder, matchingIds, page, rows, searchTerm, sliceOf, type Fragment, type Page, type Slice
+  byIdsJson, countUpTo, escapeLike, filtered, INDEXED_SORTS, inOrder, matchingIds, orderBy, page, rows, searchTerm, searchWindow, sliceOf,
+  type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
+import { reusedPart } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,18 +61,80 @@ const pageJson = (db: Db, viewerId: string | null, limit: ReturnType<typeof page
   coalesce((select json_agg(${recipeJson(db, viewerId)} order by page.n) from page
     join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${limit}), '[]')::text as recipes`
 
+/** The recipes' JSON of a pageJson statement read with bytesRow, as PostgreSQL wrote it. */
+const pageItems = (row: Record<string, Buffer | null>) => new RawJson<RecipeView[]>(row.recipes ?? '[]')
+
+const firstPageOf = (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) => {
+  const size = pageSize(db, limit)
+  return db`
+    with page as materialized (
+      select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${size.take}) x)
+    select ${listingState(db)}, ${pageJson(db, viewerId, size.limit)}`
+}
+
+/** The home page of every anonymous visitor: the same statement for every request of a sort and page size. */
+const anonymousFirstPage = reusedPart<`${RecipeSort} ${number}`>(RECIPE_SORTS.length * 50, (db, key) => {
+  const [sort, limit] = key.split(' ')
+  return firstPageOf(db, sort as RecipeSort, null, Number(limit))
+})
+
 /**
  * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
  * count and version, and the recipes' JSON. `n` numbers the rows as they leave the ordered, limited subquery.
  */
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
+  const statement = viewerId == null ? anonymousFirstPage(db, `${sort} ${limit}`) : firstPageOf(db, sort, viewerId, limit)
+  const row = await bytesRow(db`${statement}`)
+  const found = integer(row.found)
+  const listing = found === 0 ? null : { listedCount: integer(row.listingCount), version: text(row.listingVersion) ?? '0' }
+  return { items: pageItems(row), hasNext: found > limit, listing }
+}
+
+/**
+ * A search term the planner cannot see: an InitPlan's value (the search statements pass their offset the same way).
+ * Planned with the term, a search statement is estimated cheaper than its generic plan, so PostgreSQL plans it anew on
+ * every request (about 0.7 ms, more than its work); blind to it, every plan costs the same and the generic one is
+ * kept. The trigram indexes still take the value.
+ */
+const planless = (db: Db, term: string) => db`(select ${term}::text)`
+
+/** A search matching at most this many recipes sorts them all (searchPage); more are looked for in order first. */
+export const SMALL_SEARCH = 1000
+
+/**
+ * A search page in one statement when matches are few: every match of title or ingredients (a bitmap over both
+ * trigram indexes), title matches first, in the sort's order. That first sort key is no index's, so no plan (custom or
+ * generic) can walk the listing in order and read every row for a rare term.
+ */
+async function searchPage (db: Db, where: Fragment, pattern: string, sort: RecipeSort, viewerId: string | null, offset: number, limit: number) {
   const size = pageSize(db, limit)
-  const [row] = await db<Array<{ listingCount: number, listingVersion: string, found: number, recipes: string }>>`
+  const term = planless(db, pattern)
+  const row = await bytesRow(db`
     with page as materialized (
-      select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${size.take}) x)
-    select ${listingState(db)}, ${pageJson(db, viewerId, size.limit)}`
-  const listing = row.found === 0 ? null : { listedCount: row.listingCount, version: row.listingVersion }
-  return { items: new RawJson<RecipeView[]>(row.recipes), hasNext: row.found > limit, listing }
+      select x.id, row_number() over () as n from (
+        select r.id from recipes r where ${where} and (lower(r.title) like ${term} or r.ingredients_text like ${term})
+        order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)) x)
+    select ${pageJson(db, viewerId, size.limit)}`)
+  return { items: pageItems(row), hasNext: integer(row.found) > limit }
+}
+
+/**
+ * A search page of title matches among the listing's first rows in order (matchingIds' window), in one statement;
+ * null when the window does not hold a whole page and one more (then matchingIds collects every match).
+ */
+async function windowPage (db: Db, where: Fragment, inTitle: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, limit: number) {
+  if (!INDEXED_SORTS.has(sort)) return null
+  const size = pageSize(db, limit)
+  // A power of two written into the text (a few texts in all), as pageSize says why.
+  const window = 2 ** Math.ceil(Math.log2(searchWindow(offset, limit + 1)))
+  const columns = db`r.id, r.title, r.created_at, r.like_count`
+  const row = await bytesRow(db`
+    with page as materialized (
+      select x.id, row_number() over () as n from (
+        select r.id from (${inOrder(db, columns, where, sort)} limit ${db.unsafe(String(window))}) r
+        where ${inTitle} order by ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)) x)
+    select ${pageJson(db, viewerId, size.limit)}`)
+  return integer(row.found) > limit ? { items: pageItems(row), hasNext: true } : null
 }
 
 export const recipesRepository = {
@@ -152,16 +216,23 @@ export const recipesRepository = {
   },
 
   /**
-   * A page of the public listing. A search runs in two phases (matchingIds), title matches first, then recipes matching
-   * only by ingredient, both in the requested order; then one statement reads the page's recipes.
+   * A page of the public listing for these filters. A search lists title matches first, then recipes matching only by
+   * ingredient, each part in the requested order. `matches` is how many recipes match, when known exactly (the
+   * counted total): with none from this page on, no statement runs; with at most SMALL_SEARCH, one statement collects
+   * them all from the trigram indexes, sorts them and writes the page (searchPage); with more, a window of the
+   * listing's first rows usually holds the page (windowPage), else the two phases run one after the other (matchingIds).
    */
-  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number): Promise<Slice<RawJson<RecipeView[]>>> {
+  async list (db: Db, filters: RecipeFilters, viewerId: string | null, pageNo: number, limit: number, matches: number | null = null): Promise<Slice<RawJson<RecipeView[]>>> {
     const where = filtered(db, filters)
     const sort = filters.sort ?? 'newest'
     const offset = (pageNo - 1) * limit
     const search = searchTerm(filters)
     if (search.text === '') return await sliceOf(db, where, sort, viewerId, offset, limit)
+    if (matches != null && matches <= offset) return { items: new RawJson('[]'), hasNext: false }
+    if (matches != null && matches <= SMALL_SEARCH) return await searchPage(db, where, search.pattern, sort, viewerId, offset, limit)
+    const windowed = await windowPage(db, where, db`lower(r.title) like ${planless(db, search.pattern)}`, sort, viewerId, offset, limit)
     const inTitle = db`lower(r.title) like ${search.pattern}`
+    if (windowed != null) return windowed
     let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)
     if (ids.length <= limit) {
       // The title matches end on this page (or before it): ingredient-only matches follow them.
@@ -242,19 +313,17 @@ export const recipesRepository = {
       ) c
       where f.follower_id = ${userId}
       order by c.created_at desc, c.id desc limit ${take}`
-    const pageOf = async (candidates: Fragment) => {
-      const [row] = await db<Array<{ found: number, cursorAt: string | null, cursorId: string | null, recipes: string }>>`
-        with page as materialized (
-          select c.id, c.created_at, row_number() over (order by c.created_at desc, c.id desc) as n from (${candidates}) c)
-        select ${pageJson(db, userId, shown)},
-          -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
-          (select created_at::text from page where n = ${shown}) as cursor_at, (select id from page where n = ${shown}) as cursor_id`
-      return row
-    }
+    const pageOf = async (candidates: Fragment) => await bytesRow(db`
+      with page as materialized (
+        select c.id, c.created_at, row_number() over (order by c.created_at desc, c.id desc) as n from (${candidates}) c)
+      select ${pageJson(db, userId, shown)},
+        -- The cursor keeps PostgreSQL's microseconds (an ISO string would round them and skip or repeat rows).
+        (select created_at::text from page where n = ${shown}) as cursor_at, (select id from page where n = ${shown}) as cursor_id`)
     let page = await pageOf(recent)
-    if (page.found <= limit) page = await pageOf(perAuthor)
-    const next = page.found > limit && page.cursorAt != null && page.cursorId != null ? { createdAt: page.cursorAt, id: page.cursorId } : null
-    return { recipes: new RawJson<RecipeView[]>(page.recipes), next }
+    if (integer(page.found) <= limit) page = await pageOf(perAuthor)
+    const [cursorAt, cursorId] = [text(page.cursorAt), text(page.cursorId)]
+    const next = integer(page.found) > limit && cursorAt != null && cursorId != null ? { createdAt: cursorAt, id: cursorId } : null
+    return { recipes: pageItems(page), next }
   },
 
   async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {

@@ -24,3 +24,21 @@ export async function countUpTo (db: Db, from: Fragment, where: Fragment, cap: n
  */
 export const quickCommit = (db: Db): Fragment =>
   db`quick_commit as materialized (select set_config('synchronous_commit', 'off', true) as setting)`
+
+/**
+ * A statement part built once per handle and key, then reused. Each `db`...`` is a postgres.js Query (a Promise
+ * subclass); a page statement composes some 25 of them per request, and under load V8 promoted nearly all of them to
+ * the old generation, which then needed a full collection every few hundred milliseconds (bench: list p99). A part
+ * is only its text and values, never run by itself, so one built part serves every statement on that handle. Only
+ * for parts whose values are the same for every request (no viewer, no search term); `keys` bounds the map.
+ */
+export function reusedPart<K extends string> (keys: number, build: (db: Db, key: K) => Fragment): (db: Db, key: K) => Fragment {
+  const built = new WeakMap<Db, Map<K, Fragment>>()
+  return (db, key) => {
+    let parts = built.get(db)
+    if (parts == null) built.set(db, parts = new Map())
+    let part = parts.get(key)
+    if (part == null && parts.size < keys) parts.set(key, part = build(db, key))
+    return part ?? build(db, key)
+  }
+}

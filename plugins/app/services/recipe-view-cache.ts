@@ -26,7 +26,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 interface Entry { view: RawJson<RecipeView>, authorId: string }
 
 export function createRecipeViewCache (fastify: FastifyInstance) {
-  const entries = new LRUCache<string, Entry>({ maxSize: MAX_BYTES, sizeCalculation: entry => entry.view.text.length + 100, ttl: TTL_MS })
+  const entries = new LRUCache<string, Entry>({ maxSize: MAX_BYTES, sizeCalculation: entry => entry.view.json.length + 100, ttl: TTL_MS })
   // Moves with every announcement: a render that began before one may hold what it announced, so it is not kept.
   let generation = 0
   let rendering = 0

@@ -10,6 +10,7 @@ import type { Db } from '../../external/db.js'
 import type { UsageKind } from '../repositories/plans.js'
 import { createListingTotals, isUnfiltered } from './listing-totals.js'
 import { inputFromRecipe, normalizeTags, recipeFields } from './recipe-fields.js'
+import { searchTerm } from '../repositories/recipe-queries.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,7 +138,13 @@ export function createRecipeService (fastify: FastifyInstance) {
         const { listing, ...found } = await recipes.listedPage(fastify.db, filters.sort ?? 'newest', viewerId, page, limit)
         return { ...found, ...(await listingTotal(filters, listing)) }
       }
-      const [found, total] = await Promise.all([recipes.list(fastify.db, filters, viewerId, page, limit), listingTotal(filters)])
+      if (searchTerm(filters).text === '') {
+        const [found, total] = await Promise.all([recipes.list(fastify.db, filters, viewerId, page, limit), listingTotal(filters)])
+        return { ...found, ...total }
+      }
+      // A search's total (cached per term and listing version) comes first: it tells how to read the page.
+      const total = await listingTotal(filters)
+      const found = await recipes.list(fastify.db, filters, viewerId, page, limit, total.totalExact ? total.total : null)
       return { ...found, ...total }
     },
 

@@ -1,6 +1,7 @@
 // The listing's `total` (trigger-kept count, version-cached filtered counts, the cap) and search paging across its
 // two phases (title matches, then ingredient-only matches).
 import t from 'tap'
+import { SMALL_SEARCH } from '../../../../plugins/app/repositories/recipes.js'
 import { LISTING_COUNT_CAP } from '../../../../plugins/app/services/listing-totals.js'
 import { bearer, build, createRecipe, json, patchRecipe, registerUser } from '../../../helper.js'
 
@@ -108,4 +109,39 @@ t.test('search pages: title matches first, then ingredient-only matches, across 
   t.match(past.pagination, { hasNext: false, hasPrev: true, total: 9 })
   const oldest = json(await app.inject('/api/recipes?search=basil&sort=oldest&limit=6'))
   t.same(oldest.recipes.map((r: { id: string }) => r.id), [...expected.slice(0, 5).reverse(), expected.at(-1)], 'each phase keeps the sort')
+})
+
+t.test('searches past SMALL_SEARCH matches page the same way (a window of the newest first, then every match)', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const titled = 300
+  const onlyIngredient = SMALL_SEARCH
+  // The newest recipes match by ingredient only, so the window of the newest rows holds no title match.
+  await app.db`insert into recipes (id, author_id, slug, title, ingredients_text, created_at)
+    select 'fennel-' || lpad(g::text, 5, '0'), ${ann.id}, 'fennel-' || g,
+      case when g <= ${titled} then 'Fennel gratin ' || g else 'Salad ' || g end,
+      case when g <= ${titled} then 'salt' else '1 fennel bulb' end,
+      now() - interval '1 day' + g * interval '1 second'
+    from generate_series(1, ${titled + onlyIngredient}) g`
+  const id = (g: number) => `fennel-${String(g).padStart(5, '0')}`
+  const newest = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => id(to - i))
+  const expected = [...newest(1, titled), ...newest(titled + 1, titled + onlyIngredient)]
+  const page = async (query: string) => json(await app.inject(`/api/recipes?search=fennel&${query}`))
+
+  const first = await page('limit=40')
+  t.same(first.recipes.map((r: { id: string }) => r.id), expected.slice(0, 40), 'title matches first, though none is among the newest')
+  t.match(first.pagination, { total: titled + onlyIngredient, totalExact: true, hasNext: true })
+  const across = await page('limit=40&page=8')
+  t.same(across.recipes.map((r: { id: string }) => r.id), expected.slice(280, 320), 'a page across the two phases')
+  const last = await page(`limit=50&page=${(titled + onlyIngredient) / 50}`)
+  t.same(last.recipes.map((r: { id: string }) => r.id), expected.slice(-50))
+  t.equal(last.pagination.hasNext, false)
+  const oldest = await page('limit=20&sort=oldest&page=15')
+  t.same(oldest.recipes.map((r: { id: string }) => r.id), [...newest(1, titled).reverse(), ...newest(titled + 1, titled + onlyIngredient).reverse()].slice(280, 300))
+
+  // A title match among the newest: the window holds page 1.
+  await app.db`update recipes set title = 'Fennel soup' where id = any(${newest(titled + onlyIngredient - 59, titled + onlyIngredient)})`
+  const windowed = await page('limit=12')
+  t.same(windowed.recipes.map((r: { id: string }) => r.id), newest(titled + onlyIngredient - 11, titled + onlyIngredient))
+  t.equal(windowed.pagination.hasNext, true)
 })
