@@ -2,13 +2,24 @@
 // and written anew as WebP, which drops metadata (EXIF, GPS) and anything riding along in the file.
 import { createHash } from 'node:crypto'
 import { fileTypeFromBuffer } from 'file-type'
-import sharp from 'sharp'
+import type { Sharp, SharpOptions } from 'sharp'
 import { HttpError, invalidImage, unsupportedImage, validationError } from './errors.js'
 
-// A server decodes each image once: libvips' operation cache would only hold memory, and one thread per image
-// (the media service runs two at a time) keeps the event loop's core free on small machines.
-sharp.cache(false)
-sharp.concurrency(1)
+let loaded: Promise<typeof import('sharp')> | null = null
+
+/**
+ * sharp, loaded with the first image (libvips adds about 20 MB to an instance that never sees one). A server decodes
+ * each image once: libvips' operation cache would only hold memory, and one thread per image (the media service runs
+ * two at a time) keeps the event loop's core free on small machines.
+ */
+export async function sharp (input: Buffer, options: SharpOptions): Promise<Sharp> {
+  const { default: create } = await (loaded ??= import('sharp').then(module => {
+    module.default.cache(false)
+    module.default.concurrency(1)
+    return module
+  }))
+  return create(input, options)
+}
 
 export const IMAGE_LIMITS = {
   /** Bytes of one uploaded file (interface.md "Limits"). */
@@ -78,9 +89,9 @@ function endsWhereItSays (type: string, data: Buffer): boolean {
 export async function processImage (field: string, data: Buffer, variant: ImageVariant): Promise<ProcessedImage> {
   const options = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
   try {
-    const { width, height } = await sharp(data, options).metadata()
+    const { width, height } = await (await sharp(data, options)).metadata()
     if (width == null || height == null) throw invalidImage(field, 'could not be decoded')
-    let pipeline = sharp(data, options).rotate()
+    let pipeline = (await sharp(data, options)).rotate()
     if (variant === 'avatar') {
       const side = Math.min(width, height, IMAGE_LIMITS.avatarSide)
       pipeline = pipeline.resize(side, side, { fit: 'cover', position: 'centre' })

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { access, constants, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
-import { Client } from 'minio'
+import type { Client } from 'minio'
 
 /** The only keys storage reads or writes: no traversal, no surprises in a file name. */
 export const STORAGE_KEY = /^uploads\/[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}\.webp$/
@@ -96,7 +96,9 @@ const isMissing = (err: unknown) => ['NotFound', 'NoSuchKey'].includes((err as {
 /** An S3-compatible bucket (AWS S3, MinIO...), created on first use when it does not exist. */
 export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
   const { bucket, region } = settings
-  const client = new Client({
+  // minio is loaded with the first S3 call: an instance on local storage never needs its ~35 MB.
+  let loaded: Promise<Client> | null = null
+  const client = async (): Promise<Client> => await (loaded ??= import('minio').then(({ Client }) => new Client({
     endPoint: settings.endPoint,
     port: settings.port,
     useSSL: settings.useSSL,
@@ -104,14 +106,15 @@ export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
     secretKey: settings.secretKey,
     region,
     pathStyle: true
-  })
+  })))
   let bucketReady: Promise<void> | null = null
   const ensureBucket = async () => {
     bucketReady ??= (async () => {
-      if (!await client.bucketExists(bucket)) {
-        await client.makeBucket(bucket, region).catch(async err => {
+      const s3 = await client()
+      if (!await s3.bucketExists(bucket)) {
+        await s3.makeBucket(bucket, region).catch(async err => {
           // Another instance made it first.
-          if (!await client.bucketExists(bucket)) throw err
+          if (!await s3.bucketExists(bucket)) throw err
         })
       }
     })().catch(err => { bucketReady = null; throw err })
@@ -124,13 +127,15 @@ export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
       assertKey(key)
       await ensureBucket()
       // The size is always given: a known-length single PUT, no multipart upload.
-      await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType, 'Cache-Control': IMMUTABLE_CACHE })
+      const s3 = await client()
+      await s3.putObject(bucket, key, data, data.length, { 'Content-Type': contentType, 'Cache-Control': IMMUTABLE_CACHE })
     },
     async get (key) {
       assertKey(key)
+      const s3 = await client()
       try {
-        const info = await client.statObject(bucket, key)
-        const body = await client.getObject(bucket, key)
+        const info = await s3.statObject(bucket, key)
+        const body = await s3.getObject(bucket, key)
         return { body, size: info.size, contentType: String(info.metaData['content-type'] ?? 'image/webp') }
       } catch (err) {
         if (isMissing(err)) return null
@@ -139,11 +144,13 @@ export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
     },
     async remove (key) {
       assertKey(key)
-      await client.removeObject(bucket, key).catch(err => { if (!isMissing(err)) throw err })
+      const s3 = await client()
+      await s3.removeObject(bucket, key).catch(err => { if (!isMissing(err)) throw err })
     },
     async check () {
       // Asks the backend every time (readiness), creating the bucket if it has gone.
-      if (!await client.bucketExists(bucket)) {
+      const s3 = await client()
+      if (!await s3.bucketExists(bucket)) {
         bucketReady = null
         await ensureBucket()
       }

@@ -4,7 +4,7 @@
 // account lockout still hold), as on the API.
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { tooManyRequests } from '../../lib/errors.js'
 
 export interface Limit {
@@ -39,6 +39,7 @@ interface LimitResult { isAllowed: boolean, isExceeded?: boolean, max?: number, 
 
 /** Its own Redis connection (the proxy shares no plugin with the API): fail fast while disconnected, never queue. */
 async function connect (fastify: FastifyInstance, url: string, keyPrefix: string): Promise<Redis> {
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     keyPrefix,
     // Named, so an operator (and a test) can tell it in CLIENT LIST.

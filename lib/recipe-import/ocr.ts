@@ -6,10 +6,9 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import sharp from 'sharp'
 import Tesseract from 'tesseract.js'
 import { HttpError, invalidImage, RequestAbandoned, ServiceBusy, ServiceUnavailable } from '../errors.js'
-import { IMAGE_LIMITS } from '../images.js'
+import { IMAGE_LIMITS, sharp } from '../images.js'
 
 const require = createRequire(import.meta.url)
 
@@ -72,13 +71,13 @@ export interface Ocr {
 export async function prepareOcrImage (image: Buffer): Promise<Buffer> {
   const options = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
   try {
-    const { width, height } = await sharp(image, options).metadata()
+    const { width, height } = await (await sharp(image, options)).metadata()
     if (width == null || height == null) throw invalidImage('image', 'could not be decoded')
     const longest = Math.max(width, height)
     const scale = longest > OCR_LIMITS.side
       ? OCR_LIMITS.side / longest
       : longest < OCR_LIMITS.minSide ? Math.min(2, OCR_LIMITS.minSide / longest) : 1
-    let pipeline = sharp(image, options).rotate().flatten({ background: '#ffffff' }).greyscale()
+    let pipeline = (await sharp(image, options)).rotate().flatten({ background: '#ffffff' }).greyscale()
     if (scale !== 1) {
       // A square box: the longest side gets the target whichever way the EXIF rotation turns the image.
       const target = Math.max(1, Math.round(longest * scale))

@@ -4,7 +4,7 @@
 // action sends nothing and a committed one always has its email.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { emailOutbox } from '../../db/schema/index.js'
 import { json, type Db } from '../external/db.js'
 
@@ -49,6 +49,8 @@ export default fp(async fastify => {
   const { smtpUrl, from } = fastify.config.mail
   let transport: Transporter | null = null
   if (smtpUrl != null) {
+    // Loaded only when mail is sent: without SMTP_URL emails are recorded, and nodemailer's ~20 MB stay out.
+    const { default: nodemailer } = await import('nodemailer')
     transport = nodemailer.createTransport({
       url: smtpUrl,
       pool: true,

@@ -1,7 +1,7 @@
 // The cache (token deny-list, short-lived lookups, rate-limit counters): Redis when REDIS_URL is set, else in-process.
 import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 
 export interface Cache {
@@ -104,7 +104,9 @@ export default fp(async fastify => {
     fastify.decorate('cache', memoryCache())
     return
   }
-  // Fail fast while disconnected instead of queueing: readiness reports it and callers decide how to degrade.
+  // Loaded only with REDIS_URL (an in-process instance never needs it). Fail fast while disconnected instead of
+  // queueing: readiness reports it and callers decide how to degrade.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(redisUrl, {
     keyPrefix: cachePrefix,
     lazyConnect: true,
