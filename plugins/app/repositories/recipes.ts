@@ -64,6 +64,7 @@ const pageJson = (db: Db, viewerId: string | null, limit: ReturnType<typeof page
 /** The recipes' JSON of a pageJson statement read with bytesRow, as PostgreSQL wrote it. */
 const pageItems = (row: Record<string, Buffer | null>) => new RawJson<RecipeView[]>(row.recipes ?? '[]')
 
+/** firstListedPage's statement: the page's ids (`n` in order), the listing's count and version, the recipes' JSON. */
 const firstPageOf = (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) => {
   const size = pageSize(db, limit)
   return db`
@@ -80,7 +81,8 @@ const anonymousFirstPage = reusedPart<`${RecipeSort} ${number}`>(RECIPE_SORTS.le
 
 /**
  * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
- * count and version, and the recipes' JSON. `n` numbers the rows as they leave the ordered, limited subquery.
+ * count and version, and the recipes' JSON. `n` numbers the rows as they leave the ordered, limited subquery. Read
+ * as bytes (bytesRow): the JSON goes out as PostgreSQL sent it.
  */
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
   const statement = viewerId == null ? anonymousFirstPage(db, `${sort} ${limit}`) : firstPageOf(db, sort, viewerId, limit)
@@ -231,8 +233,8 @@ export const recipesRepository = {
     if (matches != null && matches <= offset) return { items: new RawJson('[]'), hasNext: false }
     if (matches != null && matches <= SMALL_SEARCH) return await searchPage(db, where, search.pattern, sort, viewerId, offset, limit)
     const windowed = await windowPage(db, where, db`lower(r.title) like ${planless(db, search.pattern)}`, sort, viewerId, offset, limit)
-    const inTitle = db`lower(r.title) like ${search.pattern}`
     if (windowed != null) return windowed
+    const inTitle = db`lower(r.title) like ${search.pattern}`
     let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)
     if (ids.length <= limit) {
       // The title matches end on this page (or before it): ingredient-only matches follow them.
