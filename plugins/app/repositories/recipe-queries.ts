@@ -84,13 +84,16 @@ export async function byIds (db: Db, ids: string[], viewerId: string | null): Pr
   return found.map(mapRecipe)
 }
 
+/** The `recipes` column of a statement read with bytesRow (a JSON array PostgreSQL wrote), as it is sent. */
+export const pageItems = (row: Record<string, Buffer | null>) => new RawJson<RecipeView[]>(row.recipes ?? '[]')
+
 /** byIds as one JSON array that PostgreSQL writes (recipeJson), for a page sent as it is. The same single plan. */
 export async function byIdsJson (db: Db, ids: string[], viewerId: string | null): Promise<RawJson<RecipeView[]>> {
   if (ids.length === 0) return new RawJson('[]')
   const { recipes } = await bytesRow(db`select coalesce(json_agg(${recipeJson(db, viewerId)} order by p.n), '[]')::text as recipes
     from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n)
     join recipes r on r.id = p.id join users a on a.id = r.author_id`)
-  return new RawJson(recipes ?? '[]')
+  return pageItems({ recipes })
 }
 
 /**

@@ -6,8 +6,8 @@ import type { recipes } from '../../../db/schema/index.js'
 import { RECIPE_SORTS, type RecipeFilters, type RecipeSort, type RecipeView } from '../../../schemas/recipes.js'
 import { bytesRow, integer, json, text, type Db } from '../../external/db.js'
 import {
-  byIdsJson, countUpTo, escapeLike, filtered, INDEXED_SORTS, inOrder, matchingIds, orderBy, page, rows, searchTerm, searchWindow, sliceOf,
-  type Fragment, type Page, type Slice
+  byIdsJson, countUpTo, escapeLike, filtered, INDEXED_SORTS, inOrder, matchingIds, orderBy, page, pageItems, rows, searchTerm, searchWindow,
+  sliceOf, type Fragment, type Page, type Slice
 } from './recipe-queries.js'
 import { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
@@ -61,23 +61,23 @@ const pageJson = (db: Db, viewerId: string | null, limit: ReturnType<typeof page
   coalesce((select json_agg(${recipeJson(db, viewerId)} order by page.n) from page
     join recipes r on r.id = page.id join users a on a.id = r.author_id where page.n <= ${limit}), '[]')::text as recipes`
 
-/** The recipes' JSON of a pageJson statement read with bytesRow, as PostgreSQL wrote it. */
-const pageItems = (row: Record<string, Buffer | null>) => new RawJson<RecipeView[]>(row.recipes ?? '[]')
+/**
+ * A statement over `page`: the ids `ordered` yields (in order, one past the page), numbered `n` as they leave it,
+ * then `columns` (pageJson and what else the caller reads).
+ */
+const overPage = (db: Db, ordered: Fragment, columns: Fragment) => db`
+  with page as materialized (select x.id, row_number() over () as n from (${ordered}) x)
+  select ${columns}`
 
 /** firstListedPage's statement: the page's ids (`n` in order), the listing's count and version, the recipes' JSON. */
 const firstPageOf = (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) => {
   const size = pageSize(db, limit)
-  return db`
-    with page as materialized (
-      select x.id, row_number() over () as n from (${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${size.take}) x)
-    select ${listingState(db)}, ${pageJson(db, viewerId, size.limit)}`
+  return overPage(db, db`${inOrder(db, db`r.id`, listedRecipe(db), sort)} limit ${size.take}`,
+    db`${listingState(db)}, ${pageJson(db, viewerId, size.limit)}`)
 }
 
 /** The home page of every anonymous visitor: the same statement for every request of a sort and page size. */
-const anonymousFirstPage = reusedPart<`${RecipeSort} ${number}`>(RECIPE_SORTS.length * 50, (db, key) => {
-  const [sort, limit] = key.split(' ')
-  return firstPageOf(db, sort as RecipeSort, null, Number(limit))
-})
+const anonymousFirstPage = reusedPart(RECIPE_SORTS.length * 50, (db, sort: RecipeSort, limit: number) => firstPageOf(db, sort, null, limit))
 
 /**
  * The first `limit` recipes of the listing in one statement: their ids (one past them for hasNext), the listing's
@@ -85,7 +85,8 @@ const anonymousFirstPage = reusedPart<`${RecipeSort} ${number}`>(RECIPE_SORTS.le
  * as bytes (bytesRow): the JSON goes out as PostgreSQL sent it.
  */
 async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | null, limit: number) {
-  const statement = viewerId == null ? anonymousFirstPage(db, `${sort} ${limit}`) : firstPageOf(db, sort, viewerId, limit)
+  const statement = viewerId == null ? anonymousFirstPage(db, sort, limit) : firstPageOf(db, sort, viewerId, limit)
+  // A fresh statement around the part: a reused part is never run itself (postgres.js runs a query once).
   const row = await bytesRow(db`${statement}`)
   const found = integer(row.found)
   const listing = found === 0 ? null : { listedCount: integer(row.listingCount), version: text(row.listingVersion) ?? '0' }
@@ -111,12 +112,10 @@ export const SMALL_SEARCH = 1000
 async function searchPage (db: Db, where: Fragment, pattern: string, sort: RecipeSort, viewerId: string | null, offset: number, limit: number) {
   const size = pageSize(db, limit)
   const term = planless(db, pattern)
-  const row = await bytesRow(db`
-    with page as materialized (
-      select x.id, row_number() over () as n from (
-        select r.id from recipes r where ${where} and (lower(r.title) like ${term} or r.ingredients_text like ${term})
-        order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)) x)
-    select ${pageJson(db, viewerId, size.limit)}`)
+  const row = await bytesRow(overPage(db, db`
+    select r.id from recipes r where ${where} and (lower(r.title) like ${term} or r.ingredients_text like ${term})
+    order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)`,
+  pageJson(db, viewerId, size.limit)))
   return { items: pageItems(row), hasNext: integer(row.found) > limit }
 }
 
@@ -130,12 +129,10 @@ async function windowPage (db: Db, where: Fragment, inTitle: Fragment, sort: Rec
   // A power of two written into the text (a few texts in all), as pageSize says why.
   const window = 2 ** Math.ceil(Math.log2(searchWindow(offset, limit + 1)))
   const columns = db`r.id, r.title, r.created_at, r.like_count`
-  const row = await bytesRow(db`
-    with page as materialized (
-      select x.id, row_number() over () as n from (
-        select r.id from (${inOrder(db, columns, where, sort)} limit ${db.unsafe(String(window))}) r
-        where ${inTitle} order by ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)) x)
-    select ${pageJson(db, viewerId, size.limit)}`)
+  const row = await bytesRow(overPage(db, db`
+    select r.id from (${inOrder(db, columns, where, sort)} limit ${db.unsafe(String(window))}) r
+    where ${inTitle} order by ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)`,
+  pageJson(db, viewerId, size.limit)))
   return integer(row.found) > limit ? { items: pageItems(row), hasNext: true } : null
 }
 

@@ -30,15 +30,17 @@ export const quickCommit = (db: Db): Fragment =>
  * subclass); a page statement composes some 25 of them per request, and under load V8 promoted nearly all of them to
  * the old generation, which then needed a full collection every few hundred milliseconds (bench: list p99). A part
  * is only its text and values, never run by itself, so one built part serves every statement on that handle. Only
- * for parts whose values are the same for every request (no viewer, no search term); `keys` bounds the map.
+ * for parts whose values are the same for every request (no viewer, no search term); the arguments are the key
+ * (joined), and `keys` bounds the map.
  */
-export function reusedPart<K extends string> (keys: number, build: (db: Db, key: K) => Fragment): (db: Db, key: K) => Fragment {
-  const built = new WeakMap<Db, Map<K, Fragment>>()
-  return (db, key) => {
+export function reusedPart<A extends Array<string | number>> (keys: number, build: (db: Db, ...args: A) => Fragment): (db: Db, ...args: A) => Fragment {
+  const built = new WeakMap<Db, Map<string, Fragment>>()
+  return (db, ...args) => {
     let parts = built.get(db)
     if (parts == null) built.set(db, parts = new Map())
+    const key = args.join(' ')
     let part = parts.get(key)
-    if (part == null && parts.size < keys) parts.set(key, part = build(db, key))
-    return part ?? build(db, key)
+    if (part == null && parts.size < keys) parts.set(key, part = build(db, ...args))
+    return part ?? build(db, ...args)
   }
 }
