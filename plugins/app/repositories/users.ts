@@ -96,9 +96,9 @@ const userColumns = (db: Db, viewerId: string | null) => db`
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
 /** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
-const sessionColumns = (db: Db, jti: string) => db`
+const sessionColumns = (db: Db, jti: string | postgres.PendingQuery<postgres.Row[]>) => db`
   u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version,
-  exists (select 1 from revoked_tokens where jti = ${jti}) as revoked`
+  exists (select 1 from revoked_tokens t where t.jti = ${jti}) as revoked`
 
 /**
  * The session state of user `id` and token `jti` and a route's answer, `answer` of `columns` over `users u`, in one
@@ -149,10 +149,19 @@ export const usersRepository = {
     return row ?? null
   },
 
-  /** The user's auth state and whether the token `jti` is revoked, in one round trip (null: no such user). */
-  async sessionState (db: Db, id: string, jti: string): Promise<SessionState | null> {
-    const [row] = await db<SessionState[]>`select ${sessionColumns(db, jti)} from users u where u.id = ${id}`
-    return row ?? null
+  /**
+   * Each user's auth state and whether the token `jti` is revoked (null: no such user), for several checks in one
+   * statement: one state per check, in order. The arrays are InitPlan values: PostgreSQL keeps one generic plan
+   * instead of planning each batch for its length (0.1 ms, five times the statement's work).
+   */
+  async sessionStates (db: Db, checks: Array<{ id: string, jti: string }>): Promise<Array<SessionState | null>> {
+    const rows = await db<Array<SessionState & { n: string }>>`
+      select c.n, ${sessionColumns(db, db`c.jti`)}
+      from unnest((select ${checks.map(c => c.id)}::text[]), (select ${checks.map(c => c.jti)}::text[])) with ordinality as c(id, jti, n)
+      join users u on u.id = c.id`
+    const states: Array<SessionState | null> = checks.map(() => null)
+    for (const { n, ...state } of rows) states[Number(n) - 1] = state
+    return states
   },
 
   /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */

@@ -2,6 +2,7 @@
 // alias. The moderation list is written as literals, so the planner can match the partial listing indexes.
 import { LISTED_MODERATION } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Fragment } from './sql.js'
 
 const LISTED_STATUSES = LISTED_MODERATION.map(status => `'${status}'`).join(', ')
 
@@ -15,9 +16,10 @@ export function listedRecipe (db: Db) {
 
 /**
  * The author sees everything of theirs; others see shown recipes that are public, `friends` when author and viewer
- * follow each other, or `custom` when the viewer is in its audience.
+ * follow each other, or `custom` when the viewer is in its audience. The viewer is an id, or a column of the
+ * statement (a batch of viewers).
  */
-export function recipeVisibleTo (db: Db, viewerId: string | null | undefined) {
+export function recipeVisibleTo (db: Db, viewerId: string | Fragment | null | undefined) {
   if (viewerId == null) return listedRecipe(db)
   return db`(r.author_id = ${viewerId} or (${shown(db)} and (
     r.visibility = 'public'

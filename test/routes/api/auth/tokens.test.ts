@@ -106,6 +106,36 @@ t.test('routes answering from the session statement refuse revoked, outdated, de
   }
 })
 
+t.test('simultaneous strict checks, read together, judge each token on its own', async t => {
+  const app = await build(t)
+  const profile = async (u: { token: string }) => await app.inject({ url: '/api/users/profile', headers: bearer(u) })
+  const good = await Promise.all(Array.from({ length: 8 }, async () => await registerUser(app)))
+  const revoked = await registerUser(app)
+  await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(revoked) })
+  const outdated = await registerUser(app)
+  const changed = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(outdated), payload: { currentPassword: outdated.password, newPassword: 'N3wPassword!' } })
+  t.equal(changed.statusCode, 200)
+  const deactivated = await registerUser(app)
+  await setAccountStatus(app, deactivated, { active: false })
+  const banned = await registerUser(app)
+  await setAccountStatus(app, banned, { banned: true })
+  const refused = [revoked, outdated, deactivated, banned]
+
+  // Each caller several times, interleaved, all at once: the checks share statements.
+  const callers = Array.from({ length: 4 }, () => [...good, ...refused]).flat()
+  const answers = await Promise.all(callers.map(async u => ({ u, res: await profile(u) })))
+  for (const { u, res } of answers) {
+    if (refused.includes(u)) {
+      t.equal(res.statusCode, 401, 'refused')
+      t.same(json(res), { error: 'Invalid or expired token' })
+    } else {
+      t.equal(res.statusCode, 200)
+      t.equal(json(res).user.id, u.id, 'their own profile')
+    }
+  }
+  t.equal((await profile({ token: json(changed).token })).statusCode, 200, 'the new token of the password change works')
+})
+
 t.test('refresh rotates, logout revokes', async t => {
   const app = await build(t)
   const user = await registerUser(app)

@@ -92,6 +92,41 @@ t.test('likes', async t => {
     const likers = views.filter(v => v.isLiked).length
     t.equal((await viewed(author, fresh.id)).likeCount, likers, `counter = ${likers} users who like it`)
   })
+
+  t.test('simultaneous likes and unlikes of many users, some of whom may not see the recipe, are each answered for their user', async t => {
+    const friends = await Promise.all(Array.from({ length: 12 }, async () => await registerUser(app)))
+    const strangers = await Promise.all(Array.from({ length: 6 }, async () => await registerUser(app)))
+    for (const friend of friends) {
+      await follow(app, friend, author)
+      await follow(app, author, friend)
+    }
+    const fresh = await createRecipe(app, author, { visibility: 'friends' })
+    const early = friends.slice(0, 4)
+    for (const friend of early) await like(friend, fresh.id)
+
+    const liking = friends.slice(4)
+    const results = await Promise.all([
+      ...liking.map(async u => ({ who: 'friend likes', res: await like(u, fresh.id) })),
+      ...early.map(async u => ({ who: 'friend unlikes', res: await unlike(u, fresh.id) })),
+      ...strangers.map(async u => ({ who: 'stranger likes', res: await like(u, fresh.id) })),
+      ...strangers.map(async u => ({ who: 'stranger unlikes', res: await unlike(u, fresh.id) }))
+    ])
+    for (const { who, res } of results) {
+      if (who.startsWith('friend')) {
+        t.equal(res.statusCode, 200, who)
+        t.ok(Number.isInteger(json(res).likeCount) && json(res).likeCount >= 0 && json(res).likeCount <= 12, `${who}: a count within the possible`)
+      } else {
+        t.equal(res.statusCode, 404, `${who}: the recipe is unknown to them`)
+      }
+    }
+    t.same(results.filter(r => r.who === 'friend likes').map(r => json(r.res).liked), liking.map(() => true))
+    t.same(results.filter(r => r.who === 'friend unlikes').map(r => json(r.res).liked), early.map(() => false))
+    const [{ rows }] = await app.db<Array<{ rows: number }>>`select count(*)::int as rows from likes where recipe_id = ${fresh.id}`
+    t.equal(rows, liking.length, 'the rows: the friends who liked, not the early likes they took back, no stranger')
+    t.equal((await viewed(author, fresh.id)).likeCount, rows, 'the counter equals the rows')
+    for (const u of liking) t.match(await viewed(u, fresh.id), { isLiked: true })
+    for (const u of early) t.match(await viewed(u, fresh.id), { isLiked: false })
+  })
 })
 
 t.test('follows', async t => {
