@@ -95,12 +95,15 @@ async function startServers (dataset: Dataset, work: string, withMedia: boolean)
   const ceilingScript = path.join(REPO, 'bench', 'ceiling.ts')
   // The service runs as `npm start` runs it (its node flags and script), from any working directory.
   const start = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const serviceArgs = start.split(/\s+/).slice(1).map(arg => arg.endsWith('.js') ? path.join(REPO, arg) : arg)
+  const words = start.split(/\s+/)
+  // Leading NAME=value words are the environment the script sets (MALLOC_ARENA_MAX); then node and its arguments.
+  const startEnv = Object.fromEntries(words.filter((_, i) => i < words.indexOf('node')).map(word => word.split('=', 2)))
+  const serviceArgs = words.slice(words.indexOf('node') + 1).map(arg => arg.endsWith('.js') ? path.join(REPO, arg) : arg)
   const [service, hello, db, media] = await Promise.all([
     startChild({
       name: 'service',
       args: serviceArgs,
-      env: { ...base, ...serviceEnv, ...secrets },
+      env: { ...base, ...startEnv, ...serviceEnv, ...secrets },
       cwd: work, // no .env of the working tree is read
       port,
       logFile: path.join(work, 'service.log'),
