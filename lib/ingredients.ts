@@ -34,8 +34,9 @@ const OPTIONS: ParseIngredientOptions = {
 
 /**
  * Rewrites the forms the library misreads, before parsing: "1-1/2" (a mixed number, not a range), "1,5 kg" (a decimal
- * comma), "gr" (grams), "a pinch of" (one), "2 x 400g cans" (two cans, noted 400g). "4 x 120 g fillets" stays as the
- * library reads it: lib/nutrition takes the weight of each piece from the name.
+ * comma), "gr" (grams), "a pinch of" (one), "2 x 400g cans" (two cans, noted 400g), "4 x 120 g salmon fillets" (four
+ * salmon fillets, noted 120 g: the name is the food, for grocery lists and search; lib/nutrition reads the weight of
+ * each piece from the line).
  */
 function rewrite (text: string): string {
   return text
@@ -47,6 +48,7 @@ function rewrite (text: string): string {
     .replace(/(\d)\s*grs?\.?(?=\s)/i, '$1 g')
     .replace(/^an?\s+(?=(?:pinch|dash|splash|handful|bunch|sprig|knob|clove|can|tin|jar|cup|stick|slice|packet|package|head|sheet|piece)s?\s+of\s)/i, '1 ')
     .replace(/^(\d+)\s*[x×]\s*(\d[\d.]*\s*[a-z]{1,5})\s+(cans?|tins?|jars?|packs?|packets?|bottles?|bags?|boxe?s?|cartons?)\s+(.+)$/i, '$1 $3 $4 ($2)')
+    .replace(/^(\d+)\s*[x×]\s*(\d[\d.]*\s*(?:g|kg|oz|lbs?)\.?)\s+([^()]+)$/i, '$1 $3 ($2)')
 }
 
 export function parseIngredientLine (line: string, group: string | null = null): Ingredient {

@@ -80,8 +80,10 @@ function amount (line: IngredientLine): number | null {
 const MASS = String.raw`(\d+(?:[.,]\d+)?)\s*-?\s*(g|gr|grams?|kg|kilos?|oz|ounces?|lbs?|pounds?)\b\.?`
 /** "(14-ounce)", "(175g)", "(about 2 pounds)": a weight in parentheses. */
 const PAREN_MASS = new RegExp(String.raw`\(\s*(?:about\s+|approx\.?\s+|ca\.?\s+)?${MASS}\s*\)`, 'i')
-/** "x 4.2oz salmon fillets": the weight of each piece. */
+/** "x 4.2oz salmon fillets": the weight of each piece, left in the name (lines parsed before lib/ingredients noted it). */
 const EACH_MASS = new RegExp(String.raw`^x\s*${MASS}\s*`, 'i')
+/** "4 x 120 g salmon fillets": the weight of each piece, after the count of the line. */
+const COUNT_EACH_MASS = new RegExp(String.raw`^\s*\d+\s*[x×]\s*${MASS}`, 'i')
 
 function massGrams (value: string, unit: string): number | null {
   const key = unitKey(unit)
@@ -97,6 +99,9 @@ function unitFromName (line: IngredientLine): { unit: string | null, name: strin
   if (perPiece != null) {
     each = massGrams(perPiece[1], perPiece[2])
     name = name.slice(perPiece[0].length)
+  } else if (line.unit == null) {
+    const stated = COUNT_EACH_MASS.exec(line.text)
+    if (stated != null) each = massGrams(stated[1], stated[2])
   }
   // A unit we do not know ("2 inch ginger") stays a unit: the line is not a count of pieces.
   let unit = line.unit == null ? null : unitKey(line.unit) ?? UNKNOWN_UNIT

@@ -1,5 +1,6 @@
 // The ingredient-line parser on the forms recipe pages and users write: mixed numbers, decimal commas, sizes,
-// containers, parentheses before the name (sizes stay units: nutrition reads them as portions), "a pinch of", "2 x 400g cans"; the raw line is always kept.
+// containers, parentheses before the name (sizes stay units: nutrition reads them as portions), "a pinch of", "2 x 400g cans",
+// "4 x 120 g fillets" (the weight noted, the food named); the raw line is always kept.
 import t from 'tap'
 import { normalizeIngredients, parseIngredientLine } from '../../lib/ingredients.js'
 
@@ -19,6 +20,8 @@ const cases: Array<[string, { quantity: number | null, quantity2?: number | null
   ['2 large eggs', { quantity: 2, unit: 'large', name: 'eggs', note: null }],
   ['1 large onion, chopped', { quantity: 1, unit: 'large', name: 'onion', note: 'chopped' }],
   ['2 x 400g cans chickpeas', { quantity: 2, unit: 'can', name: 'chickpeas', note: '400g' }],
+  ['4 x 120 g salmon fillets', { quantity: 4, unit: null, name: 'salmon fillets', note: '120 g' }],
+  ['2 × 6oz chicken breasts, skinless', { quantity: 2, unit: null, name: 'chicken breasts, skinless', note: '6oz' }],
   ['4 slices bacon', { quantity: 4, unit: 'slice', name: 'bacon', note: null }],
   ['2 jars pesto', { quantity: 2, unit: 'jar', name: 'pesto', note: null }],
   ['1 packet yeast (7 g)', { quantity: 1, unit: 'packet', name: 'yeast', note: '7 g' }],

@@ -80,6 +80,10 @@ t.test('weights stated in the line win', async t => {
   t.equal(line('2 cups (250 g) all-purpose flour').grams, 250, 'a volume\'s weight is for the whole line')
   t.ok(near(line('8 chicken thighs, boneless, skinless (about 2 pounds)').grams, 907.2, 0.1), 'after the name: the whole line')
   t.equal(line('4 x 120 g salmon fillets').grams, 480, 'x 120 g: each')
+  t.match(line('4 x 120 g salmon fillets'), { matched: { description: /salmon/i } }, 'the food is named without the weight')
+  t.ok(near(line('2 × 6oz chicken breasts').grams, 340.2, 0.1), '× 6oz: each')
+  t.equal(ingredientNutrition({ text: '4 x 120 g salmon fillets', name: 'x 120 g salmon fillets', quantity: 4, unit: null }).grams, 480,
+    'a line stored before the weight was noted (left in the name) weighs the same')
 })
 
 t.test('quantities: ranges, name-first lines, decimal commas', async t => {
