@@ -10,8 +10,12 @@ export interface Batches<Op, Result> {
 export interface BatchOptions<Op, Result> {
   /** Runs a batch; answers one result per operation, in order. */
   run: (key: string, ops: Op[]) => Promise<Result[]>
-  /** Runs one operation alone: after a batch of several failed, each is retried alone, so a bad one fails alone. */
-  runOne: (key: string, op: Op) => Promise<Result>
+  /**
+   * Runs one operation alone: after a batch of several failed, each is retried alone, so a bad one fails alone (the
+   * batch must be one statement, which commits whole or not at all). Without it a failed batch fails every operation
+   * in it: for reads, where no operation can fail the others and a retry would only repeat the failure.
+   */
+  runOne?: (key: string, op: Op) => Promise<Result>
   /**
    * Operations with the same owner never share a batch, so one owner's operations run in the order they came.
    * Without it any operations may share one (reads).
@@ -43,7 +47,7 @@ export function keyedBatches<Op, Result> (options: BatchOptions<Op, Result>): Ba
       const results = await run(key, items.map(item => item.op))
       items.forEach((item, i) => { item.resolve(results[i]) })
     } catch (err) {
-      if (items.length === 1) items[0].reject(err)
+      if (items.length === 1 || runOne == null) items.forEach(item => { item.reject(err) })
       else await Promise.all(items.map(async item => { await runOne(key, item.op).then(item.resolve, item.reject) }))
     }
   }

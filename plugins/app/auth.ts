@@ -225,7 +225,6 @@ export default fp(async fastify => {
   // at a time), and a check never waits for more than the statement before it.
   const sessionChecks = keyedBatches<{ id: string, jti: string }, SessionState | null>({
     run: async (_key, checks) => await users.sessionStates(fastify.db, checks),
-    runOne: async (_key, check) => (await users.sessionStates(fastify.db, [check]))[0],
     max: SESSIONS_PER_STATEMENT
   })
   const sessionOnly: SessionRead<undefined> = async (db, userId, jti) => {

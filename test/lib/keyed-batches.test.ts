@@ -77,3 +77,24 @@ t.test('a failed batch is retried one operation at a time, so only the bad one f
   await t.rejects(single.batched.submit('r', { owner: 'a', n: 9, fail: true }), /batch failed/, 'a batch of one fails as it is')
   t.same(single.alone, [], 'without a retry')
 })
+
+t.test('without runOne a failed batch fails every operation in it, with no retry', async t => {
+  let calls = 0
+  let release = (): void => {}
+  const reads = keyedBatches<number, number>({
+    run: async (_key, ops) => {
+      calls++
+      if (calls === 1) await new Promise<void>(resolve => { release = resolve })
+      if (calls === 2) throw new Error('database unavailable')
+      return ops.map(n => n * 10)
+    },
+    max: 10
+  })
+  const first = reads.submit('k', 1)
+  const failing = [reads.submit('k', 2), reads.submit('k', 3)]
+  release()
+  t.equal(await first, 10)
+  for (const read of failing) await t.rejects(read, /database unavailable/)
+  t.equal(calls, 2, 'one statement for the failed batch, none after it')
+  t.equal(await reads.submit('k', 4), 40, 'the key works again')
+})
