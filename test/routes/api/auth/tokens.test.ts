@@ -252,3 +252,11 @@ t.test('deactivated and banned users lose access at once', async t => {
     t.ok(anonymous.error === 'User not found' || anonymous.pagination?.total === 0, `${label}: optional check treats the token as anonymous`)
   }
 })
+
+t.test('with the database unreachable, simultaneous strict checks each answer 503, never 401 or 500', async t => {
+  const app = await build(t, { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } })
+  const { token } = await app.tokens.issue({ id: 'someone', email: 'someone@example.com', tokenVersion: 0 })
+  const answers = await Promise.all(Array.from({ length: 6 }, async () => await app.inject({ url: '/api/users/profile', headers: bearer({ token }) })))
+  t.same(answers.map(res => res.statusCode), [503, 503, 503, 503, 503, 503])
+  t.same(json(answers[0]), { error: 'Service temporarily unavailable' })
+})
