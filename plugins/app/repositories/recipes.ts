@@ -12,7 +12,7 @@ import {
 import { RawJson } from '../../../lib/raw-json.js'
 import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
-import { reusedPart } from './sql.js'
+import { hiddenValue, reusedPart } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,14 +93,6 @@ async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | nul
   return { items: pageItems(row), hasNext: found > limit, listing }
 }
 
-/**
- * A search term the planner cannot see: an InitPlan's value (the search statements pass their offset the same way).
- * Planned with the term, a search statement is estimated cheaper than its generic plan, so PostgreSQL plans it anew on
- * every request (about 0.7 ms, more than its work); blind to it, every plan costs the same and the generic one is
- * kept. The trigram indexes still take the value.
- */
-const planless = (db: Db, term: string) => db`(select ${term}::text)`
-
 /** A search matching at most this many recipes sorts them all (searchPage); more are looked for in order first. */
 export const SMALL_SEARCH = 1000
 
@@ -111,10 +103,11 @@ export const SMALL_SEARCH = 1000
  */
 async function searchPage (db: Db, where: Fragment, pattern: string, sort: RecipeSort, viewerId: string | null, offset: number, limit: number) {
   const size = pageSize(db, limit)
-  const term = planless(db, pattern)
+  // Planned with the term, a search was planned anew on every request (0.7 ms, more than its work).
+  const term = hiddenValue(db, pattern, 'text')
   const row = await bytesRow(overPage(db, db`
     select r.id from recipes r where ${where} and (lower(r.title) like ${term} or r.ingredients_text like ${term})
-    order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)`,
+    order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset ${hiddenValue(db, offset, 'int')}`,
   pageJson(db, viewerId, size.limit)))
   return { items: pageItems(row), hasNext: integer(row.found) > limit }
 }
@@ -131,7 +124,7 @@ async function windowPage (db: Db, where: Fragment, inTitle: Fragment, sort: Rec
   const columns = db`r.id, r.title, r.created_at, r.like_count`
   const row = await bytesRow(overPage(db, db`
     select r.id from (${inOrder(db, columns, where, sort)} limit ${db.unsafe(String(window))}) r
-    where ${inTitle} order by ${orderBy(db, sort)} limit ${size.take} offset (select ${offset}::int)`,
+    where ${inTitle} order by ${orderBy(db, sort)} limit ${size.take} offset ${hiddenValue(db, offset, 'int')}`,
   pageJson(db, viewerId, size.limit)))
   return integer(row.found) > limit ? { items: pageItems(row), hasNext: true } : null
 }
@@ -229,7 +222,7 @@ export const recipesRepository = {
     if (search.text === '') return await sliceOf(db, where, sort, viewerId, offset, limit)
     if (matches != null && matches <= offset) return { items: new RawJson('[]'), hasNext: false }
     if (matches != null && matches <= SMALL_SEARCH) return await searchPage(db, where, search.pattern, sort, viewerId, offset, limit)
-    const windowed = await windowPage(db, where, db`lower(r.title) like ${planless(db, search.pattern)}`, sort, viewerId, offset, limit)
+    const windowed = await windowPage(db, where, db`lower(r.title) like ${hiddenValue(db, search.pattern, 'text')}`, sort, viewerId, offset, limit)
     if (windowed != null) return windowed
     const inTitle = db`lower(r.title) like ${search.pattern}`
     let ids = await matchingIds(db, where, inTitle, sort, offset, limit + 1)

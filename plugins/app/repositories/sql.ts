@@ -8,6 +8,18 @@ export type Fragment = postgres.PendingQuery<postgres.Row[]>
 /** `text` matched literally inside a LIKE pattern (`%`, `_` and `\` escaped). */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
+/** The SQL types `hiddenValue` casts to (a closed list: the type is spliced into the statement's text). */
+type HiddenType = 'text' | 'int' | 'text[]'
+
+/**
+ * A value the planner cannot see: an InitPlan's result, `(select $n::type)`. A statement whose best plan depends on
+ * its values (a search term, an offset, the length of an array) is otherwise planned anew on every run, because its
+ * custom plans look cheaper than the generic one; blind to the value, every plan costs the same and PostgreSQL keeps
+ * the generic plan. Indexes still take the value (trigram searches, key lookups).
+ */
+export const hiddenValue = (db: Db, value: string | number | string[], type: HiddenType): Fragment =>
+  db`(select ${value}::${db.unsafe(type)})`
+
 /** How many rows of `from` (a table with its alias) match `where`, counting no further than `cap`. */
 export async function countUpTo (db: Db, from: Fragment, where: Fragment, cap: number): Promise<number> {
   const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from (select 1 from ${from} where ${where} limit ${cap}) s`
