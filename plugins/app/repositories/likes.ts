@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import type { recipes } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { quickCommit } from './sql.js'
+import { sessionValid, type SessionCheck } from './users.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -14,10 +15,16 @@ declare module 'fastify' {
 
 type LikeCountRow = Pick<typeof recipes.$inferSelect, 'likeCount'>
 
-/** One user's like (`like` true) or unlike of the recipe a batch is for. */
-export interface LikeOp { userId: string, like: boolean }
-/** What a LikeOp did: null when the recipe does not exist. */
+/** One user's like (`like` true) or unlike of the recipe a batch is for, signed in by the token `session`. */
+export interface LikeOp { session: SessionCheck, like: boolean }
+/** What a LikeOp did. */
 export interface LikeOutcome {
+  /** Whether the token is a valid session of its user now; nothing was done otherwise. */
+  signedIn: boolean
+  /** The user's username (null without such a user). */
+  username: string | null
+  /** Whether the recipe exists. */
+  found: boolean
   /** Whether the user may see the recipe. */
   visible: boolean
   /** Whether the statement inserted (like) or deleted (unlike) the user's row. */
@@ -28,44 +35,44 @@ export interface LikeOutcome {
   title: string
 }
 
-interface OutcomeRow { visible: boolean, changed: boolean, likeCount: number, newCount: number | null, authorId: string, title: string }
-
 export const likesRepository = {
   /**
    * Applies the likes and unlikes of several users (one operation each) to one recipe in one statement: the rows,
-   * and the counter moved once by what was really inserted and deleted, so it stays equal to the rows. A like needs
-   * a recipe the user may see; an unlike removes the like whoever may see the recipe now. Committed without waiting
-   * for the disk (quickCommit). One outcome per operation, in order; all null when the recipe does not exist.
+   * and the counter moved once by what was really inserted and deleted, so it stays equal to the rows. Each
+   * operation's session is checked in the statement (sessionValid); a like needs a recipe the user may see; an unlike
+   * removes the like whoever may see the recipe now. Committed without waiting for the disk (quickCommit). One
+   * outcome per operation, in order.
    */
-  async apply (db: Db, recipeId: string, ops: LikeOp[]): Promise<Array<LikeOutcome | null>> {
-    const rows = await db<OutcomeRow[]>`
+  async apply (db: Db, recipeId: string, ops: LikeOp[]): Promise<LikeOutcome[]> {
+    const rows = await db<LikeOutcome[]>`
       with ${quickCommit(db)},
       ops as (
-        select o.user_id, o.is_like, o.n
-        from unnest(${ops.map(op => op.userId)}::text[], ${db.array(ops.map(op => op.like))}::boolean[]) with ordinality as o(user_id, is_like, n)),
+        select o.user_id, o.is_like, o.n, u.username, coalesce(${sessionValid(db, db`o.jti`, db`o.ver`)}, false) as signed_in
+        from unnest(${ops.map(op => op.session.userId)}::text[], ${ops.map(op => op.session.jti)}::text[],
+          ${ops.map(op => op.session.ver)}::int[], ${db.array(ops.map(op => op.like))}::boolean[]) with ordinality as o(user_id, jti, ver, is_like, n)
+        left join users u on u.id = o.user_id),
       seen as (
-        select o.user_id, o.is_like, o.n, r.id as recipe_id, r.author_id, r.title, r.like_count, ${recipeVisibleTo(db, db`o.user_id`)} as visible
-        from ops o join recipes r on r.id = ${recipeId} cross join quick_commit),
+        select o.user_id, o.is_like, o.n, o.username, o.signed_in, r.id as recipe_id, r.author_id, r.title, r.like_count,
+          coalesce(${recipeVisibleTo(db, db`o.user_id`)}, false) as visible
+        from ops o cross join quick_commit left join recipes r on r.id = ${recipeId}),
       added as (
-        insert into likes (user_id, recipe_id) select s.user_id, s.recipe_id from seen s where s.is_like and s.visible
+        insert into likes (user_id, recipe_id) select s.user_id, s.recipe_id from seen s where s.signed_in and s.is_like and s.visible
         on conflict do nothing returning user_id),
       -- Joined on both key columns, so each unlike is one primary-key probe: with the recipe as a constant the planner
       -- would scan all of the recipe's index entries, dead ones of a like storm included.
       removed as (
-        delete from likes l using seen s where not s.is_like and l.user_id = s.user_id and l.recipe_id = s.recipe_id
+        delete from likes l using seen s where s.signed_in and not s.is_like and l.user_id = s.user_id and l.recipe_id = s.recipe_id
         returning l.user_id),
       counted as (
         update recipes r set like_count = r.like_count + (select count(*) from added) - (select count(*) from removed)
         where r.id = ${recipeId} and exists (select 1 from added union all select 1 from removed)
         returning r.like_count)
-      select s.visible, s.author_id, s.title, s.like_count, (select like_count from counted) as new_count,
+      select s.signed_in, s.username, s.recipe_id is not null as found, s.visible, s.author_id, s.title,
+        coalesce((select like_count from counted), s.like_count) as like_count,
         case when s.is_like then exists (select 1 from added a where a.user_id = s.user_id)
           else exists (select 1 from removed d where d.user_id = s.user_id) end as changed
       from seen s order by s.n`
-    if (rows.length === 0) return ops.map(() => null)
-    return rows.map(row => ({
-      visible: row.visible, changed: row.changed, likeCount: row.newCount ?? row.likeCount, authorId: row.authorId, title: row.title
-    }))
+    return rows
   },
 
   /** The recipe's like count, or null when the viewer may not see the recipe (or it does not exist). */

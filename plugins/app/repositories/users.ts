@@ -9,7 +9,7 @@ import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView 
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
-import { escapeLike, hiddenValue } from './sql.js'
+import { escapeLike, hiddenValue, type Fragment } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -99,6 +99,17 @@ const userColumns = (db: Db, viewerId: string | null) => db`
 const sessionColumns = (db: Db, jti: string | postgres.PendingQuery<postgres.Row[]>) => db`
   u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version,
   exists (select 1 from revoked_tokens t where t.jti = ${jti}) as revoked`
+
+/** A token whose session a route's own statement checks (`sessionValid`): its user, id and token version. */
+export interface SessionCheck { userId: string, jti: string, ver: number }
+
+/**
+ * Whether the token `jti`, issued at token version `ver`, is a valid session of user `u` now: the rule of `passes` in
+ * plugins/app/auth.ts, for statements that check the session themselves (`sessionInStatement`). Null when there is
+ * no such user (left join): test it with `coalesce(..., false)` or `is true`.
+ */
+export const sessionValid = (db: Db, jti: Fragment, ver: Fragment): Fragment => db`
+  (u.active and u.banned_at is null and u.token_version = ${ver} and not exists (select 1 from revoked_tokens t where t.jti = ${jti}))`
 
 /**
  * The session state of user `id` and token `jti` and a route's answer, `answer` of `columns` over `users u`, in one

@@ -1,13 +1,16 @@
 // Likes: idempotent, exact counters, the author notified once an hour at most.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { currentUser } from '../../../plugins/app/auth.js'
+import { sessionToCheck } from '../../../plugins/app/auth.js'
 import { described, ErrorRef, RecipeParams } from '../../../schemas/common.js'
 import { LikeState, UnlikeState } from '../../../schemas/social.js'
 
 const likes: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.likeService
+  // The like statement checks the session itself: a like or unlike is one round trip (a storm's every request).
+  const config = { sessionInStatement: true }
 
   fastify.post('/recipes/:recipeId/like', {
+    config,
     schema: {
       operationId: 'social.like',
       summary: 'Like a recipe (repeating is harmless)',
@@ -15,9 +18,10 @@ const likes: FastifyPluginAsyncTypebox = async fastify => {
       params: RecipeParams,
       response: { 200: described('Liked, with the recipe\'s like count', LikeState), 404: ErrorRef }
     }
-  }, async request => await service.like(currentUser(request), request.params.recipeId))
+  }, async request => await service.like(sessionToCheck(request), request.params.recipeId))
 
   fastify.delete('/recipes/:recipeId/like', {
+    config,
     schema: {
       operationId: 'social.unlike',
       summary: 'Remove your like (repeating is harmless)',
@@ -26,7 +30,7 @@ const likes: FastifyPluginAsyncTypebox = async fastify => {
       params: RecipeParams,
       response: { 200: described('Not liked (any more)', UnlikeState), 404: ErrorRef }
     }
-  }, async request => await service.unlike(currentUser(request).id, request.params.recipeId))
+  }, async request => await service.unlike(sessionToCheck(request), request.params.recipeId))
 }
 
 export default likes

@@ -136,6 +136,59 @@ t.test('simultaneous strict checks, read together, judge each token on its own',
   t.equal((await profile({ token: json(changed).token })).statusCode, 200, 'the new token of the password change works')
 })
 
+t.test('likes check the session in their own statement: refused tokens change nothing, even all at once', async t => {
+  const app = await build(t)
+  const author = await registerUser(app)
+  const recipe = await createRecipe(app, author, { title: 'Contested' })
+  const likeUrl = `/api/social/recipes/${recipe.id}/like`
+  const send = async (u: { token: string }, method: 'POST' | 'DELETE', url = likeUrl) => await app.inject({ method, url, headers: bearer(u) })
+  const good = await Promise.all(Array.from({ length: 4 }, async () => await registerUser(app)))
+  // Each refused user liked the recipe while their token was still good: a refused unlike must leave that like.
+  const [revoked, outdated, deactivated, banned] = await Promise.all(Array.from({ length: 4 }, async () => await registerUser(app)))
+  for (const u of [revoked, outdated, deactivated, banned]) t.equal((await send(u, 'POST')).statusCode, 200, 'liked while signed in')
+  await app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(revoked) })
+  const changed = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(outdated), payload: { currentPassword: outdated.password, newPassword: 'N3wPassword!' } })
+  t.equal(changed.statusCode, 200)
+  await setAccountStatus(app, deactivated, { active: false })
+  await setAccountStatus(app, banned, { banned: true })
+  const { token: nobody } = await app.tokens.issue({ id: 'no-such-user', email: 'nobody@example.com', tokenVersion: 0 })
+  const refused = [revoked, outdated, deactivated, banned, { token: nobody }]
+
+  // Likes and unlikes of good and refused tokens, interleaved and all at once: they share statements.
+  const callers = Array.from({ length: 3 }, () => [...good, ...refused]).flat()
+  const answers = await Promise.all(callers.flatMap(u => [
+    (async () => ({ u, res: await send(u, 'DELETE') }))(),
+    (async () => ({ u, res: await send(u, 'POST') }))()
+  ]))
+  for (const { u, res } of answers) {
+    if (refused.includes(u)) {
+      t.equal(res.statusCode, 401, 'refused')
+      t.same(json(res), { error: 'Invalid or expired token' })
+    } else {
+      t.equal(res.statusCode, 200, 'each good caller is answered for themselves')
+    }
+  }
+  // The last word of each good caller was a like (one user's operations keep their order).
+  const [row] = await app.db<Array<{ rows: string[], likeCount: number }>>`
+    select array(select user_id from likes where recipe_id = ${recipe.id} order by user_id) as rows, like_count from recipes where id = ${recipe.id}`
+  const expected = [...good, revoked, outdated, deactivated, banned].map(u => u.id).sort()
+  t.same(row.rows, expected, 'the good callers like it; the refused users\' likes are untouched')
+  t.equal(row.likeCount, expected.length, 'and the counter agrees')
+
+  // A refused token learns nothing about recipes: 401 for an unknown one too, never 404.
+  const unknown = '/api/social/recipes/no-such-recipe/like'
+  for (const u of refused) {
+    t.equal((await send(u, 'POST', unknown)).statusCode, 401)
+    t.equal((await send(u, 'DELETE', unknown)).statusCode, 401)
+  }
+  t.equal((await send(good[0], 'POST', unknown)).statusCode, 404, 'a good token: the recipe is unknown')
+  const missing = await app.inject({ method: 'POST', url: likeUrl })
+  t.equal(missing.statusCode, 401)
+  t.same(json(missing), { error: 'Authentication required' })
+  t.equal((await app.inject({ method: 'POST', url: likeUrl, headers: { authorization: 'Bearer not.a.token' } })).statusCode, 401)
+  t.equal((await send({ token: json(changed).token }, 'DELETE')).statusCode, 200, 'the new token of the password change works')
+})
+
 t.test('refresh rotates, logout revokes', async t => {
   const app = await build(t)
   const user = await registerUser(app)

@@ -15,8 +15,10 @@ t.test('quickCommit turns synchronous_commit off for its statement only', async 
 
   const [ann, bob] = [await registerUser(app), await registerUser(app)]
   const recipe = await createRecipe(app, ann, { title: 'Soup', ingredients: ['water'] })
-  t.match(await likesRepository.apply(connection, recipe.id, [{ userId: bob.id, like: true }]), [{ changed: true, likeCount: 1 }])
-  t.match(await likesRepository.apply(connection, recipe.id, [{ userId: bob.id, like: false }]), [{ changed: true, likeCount: 0, visible: true }])
+  const { userId, jti, ver } = app.tokens.verify(bob.token)
+  const session = { userId, jti, ver }
+  t.match(await likesRepository.apply(connection, recipe.id, [{ session, like: true }]), [{ signedIn: true, changed: true, likeCount: 1 }])
+  t.match(await likesRepository.apply(connection, recipe.id, [{ session, like: false }]), [{ signedIn: true, changed: true, likeCount: 0, visible: true }])
   const [later] = await connection<Array<{ setting: string }>>`select current_setting('synchronous_commit') as setting`
   t.equal(later.setting, 'on', 'a like or unlike leaves the connection as it was')
   const [{ likes, likeCount }] = await app.db<Array<{ likes: number, likeCount: number }>>`
