@@ -9,7 +9,7 @@ export type Fragment = postgres.PendingQuery<postgres.Row[]>
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
 /** The SQL types `hiddenValue` casts to (a closed list: the type is spliced into the statement's text). */
-type HiddenType = 'text' | 'int' | 'text[]'
+type HiddenType = 'text' | 'int' | 'timestamptz' | 'text[]'
 
 /**
  * A value the planner cannot see: an InitPlan's result, `(select $n::type)`. A statement whose best plan depends on
