@@ -9,7 +9,7 @@ import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView 
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
-import { escapeLike, hiddenValue, type Fragment } from './sql.js'
+import { escapeLike, hiddenValue, reusedPart, type Fragment } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -122,11 +122,11 @@ export async function sessionWith<Row extends object, T> (db: Db, id: string, jt
 }
 
 /** The own profile's columns of `users u`: userColumns as its owner sees them (every one of their recipes counts). */
-const selfColumns = (db: Db) => db`
+const selfColumns = reusedPart(1, (db: Db) => db`
   u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
   (select count(*) from recipes r where r.author_id = u.id)::int as recipe_count,
   ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
-  u.plan_id, u.updated_at`
+  u.plan_id, u.updated_at`)
 
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
 
