@@ -11,6 +11,7 @@ import originCheck from './plugins/origin-check.js'
 import page from './plugins/page.js'
 import { authRateLimits, DEFAULT_AUTH_LIMITS, type AuthLimits } from './plugins/rate-limit.js'
 import sessionRoutes from './plugins/session-routes.js'
+import uploadsProxy from './plugins/uploads-proxy.js'
 
 export { apiTarget } from './plugins/api-proxy.js'
 
@@ -45,4 +46,5 @@ export default async function bffApp (fastify: FastifyInstance, opts: BffOptions
   await fastify.register(page)
   await fastify.register(sessionRoutes, { apiUrl: opts.apiUrl, cookieName, timeoutMs, limits: limitHooks, limitValues: limits })
   await fastify.register(apiProxy, { apiUrl: opts.apiUrl, cookieName, timeoutMs })
+  await fastify.register(uploadsProxy, { apiUrl: opts.apiUrl, timeoutMs })
 }

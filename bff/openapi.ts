@@ -62,6 +62,9 @@ export function infoDescription (cookieName: string, timeoutMs: number, limits: 
       'and never reach the API; so does a path with a `..` segment (raw or encoded) or a backslash, which another ' +
       'router could resolve into them. A NUL or a malformed escape gets 400 with details `["path: malformed"]`.',
     `- The API cannot be reached or does not answer within ${timeoutMs / 1000} s: 502 \`{ "error": "Service unavailable" }\`.`,
+    '**Stored images: `/uploads/<path>` → API `/uploads/<path>`**, GET and HEAD only, with neither the cookie nor an ' +
+      '`Authorization` header sent on (the files are public). With local storage, set `STORAGE_PUBLIC_URL` to this ' +
+      'proxy\'s origin and a browser that reaches only the proxy loads them through it; other methods get 404.',
     'Everywhere: a `#` in the request target gets 400 with details `["path: must not contain a fragment"]`; unknown paths ' +
       `get 404 \`{ "error": "Not found" }\`. This document: \`${DOCS_PATH}\`, no cookie or Origin ` +
       'needed.'

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import t from 'tap'
 import { fileForm, json, pngImage, registerUser } from '../helper.js'
-import { ORIGIN, startBff } from './helpers.js'
+import { ORIGIN, refusingApiUrl, startBff, startProxy } from './helpers.js'
 
 t.test('a browser uploads through the web proxy with its session cookie', async t => {
   const { api, proxy } = await startBff(t)
@@ -31,4 +31,46 @@ t.test('a browser uploads through the web proxy with its session cookie', async 
   })
   t.equal(crossSite.statusCode, 403, 'another site cannot upload with the cookie')
   t.equal(json(await api.inject({ url: `/api/users/${ann.username}` })).user.avatarUrl, null, 'nothing changed')
+})
+
+t.test('stored images load through the web proxy: reads only, with no credentials sent upstream', async t => {
+  const seenHeaders: Array<Record<string, unknown>> = []
+  const { api, proxy } = await startBff(t, {
+    api: {
+      extend: async app => {
+        app.addHook('onRequest', async request => {
+          if (request.url.startsWith('/uploads/')) seenHeaders.push({ cookie: request.headers.cookie, authorization: request.headers.authorization })
+        })
+      }
+    }
+  })
+  const ann = await registerUser(api)
+  const form = fileForm('image', await pngImage(400, 300), 'image/png')
+  const uploaded = await api.inject({ method: 'POST', url: '/api/upload/image', headers: { ...form.headers, authorization: `Bearer ${ann.token}` }, payload: form.payload })
+  t.equal(uploaded.statusCode, 201)
+  const path = `/${String(json(uploaded).key)}`
+  const direct = await api.inject({ url: path })
+
+  const res = await proxy.inject({ url: path, cookies: { auth_token: ann.token }, headers: { authorization: 'Bearer x' } })
+  t.equal(res.statusCode, 200)
+  t.equal(res.headers['content-type'], 'image/webp')
+  t.ok(res.rawPayload.equals(direct.rawPayload), 'the same bytes as the API sends')
+  t.same(seenHeaders.at(-1), { cookie: undefined, authorization: undefined }, 'neither the cookie nor a Bearer header goes upstream')
+  const head = await proxy.inject({ method: 'HEAD', url: path })
+  t.equal(head.statusCode, 200)
+  t.equal(head.headers['content-length'], direct.headers['content-length'])
+
+  t.equal((await proxy.inject({ url: `/uploads/${ann.id}/missing.webp` })).statusCode, 404, 'an unknown file is the API\'s 404')
+  for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+    const write = await proxy.inject({ method, url: path, headers: { origin: ORIGIN }, cookies: { auth_token: ann.token } })
+    t.equal(write.statusCode, 404, `${method} is not passed on`)
+  }
+  t.equal((await api.inject({ url: path })).statusCode, 200, 'the file is still there')
+})
+
+t.test('stored images through the proxy while the API is down: 502 with the usual body', async t => {
+  const { proxy } = await startProxy(t, await refusingApiUrl())
+  const res = await proxy.inject({ url: '/uploads/someone/file.webp' })
+  t.equal(res.statusCode, 502)
+  t.same(json(res), { error: 'Service unavailable' })
 })

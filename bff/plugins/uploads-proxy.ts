@@ -1,0 +1,33 @@
+// /uploads/<key> -> the API's /uploads/<key> (GET and HEAD): stored images on local disk are served by the API, so
+// with STORAGE_PUBLIC_URL set to the proxy's origin a browser that reaches only the proxy still loads them. Public
+// files: no cookie or Authorization goes upstream, and nothing but reads is passed.
+import proxy from '@fastify/http-proxy'
+import type { FastifyInstance } from 'fastify'
+import { UpstreamUnavailableError } from './error-handler.js'
+
+export interface UploadsProxyOptions {
+  /** Where the API listens, e.g. http://127.0.0.1:3000 */
+  apiUrl: string
+  /** How long to wait for the API before answering 502. */
+  timeoutMs: number
+}
+
+export default async function uploadsProxy (fastify: FastifyInstance, opts: UploadsProxyOptions): Promise<void> {
+  await fastify.register(proxy, {
+    upstream: opts.apiUrl,
+    prefix: '/uploads',
+    rewritePrefix: '/uploads',
+    httpMethods: ['GET', 'HEAD'],
+    // One line per request comes from RequestLog (server-options.ts), not the proxy's own two.
+    disableRequestLogging: true,
+    replyOptions: {
+      timeout: opts.timeoutMs,
+      onError: (reply, { error }) => reply.send(new UpstreamUnavailableError(error)),
+      rewriteHeaders: ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }) => headers,
+      rewriteRequestHeaders: (request, headers) => {
+        const { cookie: _cookie, authorization: _authorization, ...rest } = headers
+        return { ...rest, 'x-forwarded-for': request.ip, 'x-request-id': request.id }
+      }
+    }
+  })
+}
