@@ -28,10 +28,10 @@ const tagsOf = (db: Db) => db`coalesce((select json_agg(json_build_object('id', 
   from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id), '[]')`
 
 /** Whether the viewer likes and bookmarked the recipe, and their rating (false, false, null when anonymous). */
-function viewerFlags (db: Db, id: string | null) {
+function viewerFlags (db: Db, id: string | Fragment | null) {
   if (id == null) return { liked: db`false`, bookmarked: db`false`, rating: db`null::int` }
   // Hidden from the planner: planned for each viewer's own likes, a page was planned anew on every request (1 ms).
-  const viewerId = hiddenValue(db, id, 'text')
+  const viewerId = typeof id === 'string' ? hiddenValue(db, id, 'text') : id
   return {
     liked: db`exists (select 1 from likes l where l.user_id = ${viewerId} and l.recipe_id = r.id)`,
     bookmarked: db`exists (select 1 from bookmarks b where b.user_id = ${viewerId} and b.recipe_id = r.id)`,
@@ -59,7 +59,7 @@ const isoTime = (db: Db, column: Fragment) => db`to_char(${column} at time zone 
  * API shape (normalized at every write) and go out as stored. test/routes/api/recipes/raw-json.test.ts holds both
  * mappings equal.
  */
-export function recipeJson (db: Db, viewerId: string | null) {
+export function recipeJson (db: Db, viewerId: string | Fragment | null) {
   const viewer = viewerFlags(db, viewerId)
   return db`json_build_object(
     'id', r.id, 'slug', r.slug, 'title', r.title, 'description', r.description, 'type', r.type,
