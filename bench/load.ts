@@ -1,8 +1,10 @@
 // One measurement: autocannon against one server for a fixed time, every response checked. Latency comes from our
 // own microsecond histogram (autocannon's rounds to whole milliseconds, too coarse for a 0.3 ms route).
-// Bodies are checked when the run is over, not while it is timed: the load generator has one thread, and parsing a
-// 13 kB page on it delayed the reading of the responses that arrived meanwhile, so their measured latency included
-// the generator's own work (and its CPU was taken from the servers on a 2-core machine).
+// A body is checked once: the same body with the same context (most responses of a read-only scenario) reuses its
+// verdict, and only a body not seen before is parsed. The load generator has one thread, and parsing every 13 kB page
+// on it delayed the reading of the responses that arrived meanwhile, so their measured latency held the generator's
+// own work (and its CPU was taken from the servers on a 2-core machine). Keeping the bodies to check after the run
+// was no better: hundreds of megabytes of kept strings made the generator's own full collections the pause.
 import { createHistogram } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 
@@ -45,10 +47,24 @@ export interface Measurement {
   samples: string[]
 }
 
-/** Body characters kept for checking after the run; beyond this a body is checked at once. */
-const DEFERRED_CHARS = 400 * 1024 * 1024
+/** How many distinct bodies (with their contexts) a run remembers the verdict of, and their characters at most. */
+const VERDICTS = 20_000
+const VERDICT_CHARS = 100 * 1024 * 1024
 
-interface Received { step: Step, body: string, context: Context, rawHeaders?: Record<string, string | string[]> }
+/** What is wrong with a response's body (null: nothing), by its step's check. */
+function verdictOf (step: Step, body: string, context: Context, rawHeaders?: Record<string, string | string[]>): string | null {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  let parsed: unknown = body
+  if (step.raw !== true) {
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return `malformed JSON: ${body}`
+    }
+  }
+  return step.check(parsed, context, headers)
+}
 
 export async function measure (base: string, load: Load, connections: number, seconds: number): Promise<Measurement> {
   let failures = 0
@@ -74,28 +90,27 @@ export async function measure (base: string, load: Load, connections: number, se
     onResponse: (status: number, body: string, context: object, rawHeaders?: Record<string, string | string[]>) => {
       const expected = step.status ?? 200
       if (status !== expected) return fail(`${step.method ?? 'GET'} ${String((context as Context).path ?? step.path)}: ${status} (expected ${expected}) ${body}`)
-      // The context as it is now: the connection's next request overwrites it.
-      const response = { step, body, context: { ...(context as Context) }, rawHeaders }
-      if (deferredChars + body.length > DEFERRED_CHARS) return checkBody(response)
-      deferredChars += body.length
-      received.push(response)
+      check(step, body, context as Context, rawHeaders)
     }
   }))
-  let deferredChars = 0
-  const received: Received[] = []
-  function checkBody ({ step, body, context, rawHeaders }: Received): void {
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-    let parsed: unknown = body
-    if (step.raw !== true) {
-      try {
-        parsed = JSON.parse(body)
-      } catch {
-        return fail(`${String(context.path ?? step.path)}: malformed JSON: ${body}`)
+  // body -> context (as JSON) -> the check's verdict
+  const verdicts = new Map<string, Map<string, string | null>>()
+  let verdictChars = 0
+  function check (step: Step, body: string, context: Context, rawHeaders?: Record<string, string | string[]>): void {
+    // A file's check reads its headers (type, length, ETag): always run, and cheap (no parsing).
+    const remembered = step.raw === true ? undefined : verdicts.get(body)
+    const contextKey = step.raw === true ? '' : JSON.stringify(context)
+    let verdict = remembered?.get(contextKey)
+    if (verdict === undefined) {
+      verdict = verdictOf(step, body, context, rawHeaders)
+      if (step.raw !== true && remembered != null) {
+        if (remembered.size < VERDICTS) remembered.set(contextKey, verdict)
+      } else if (step.raw !== true && verdicts.size < VERDICTS && verdictChars + body.length <= VERDICT_CHARS) {
+        verdicts.set(body, new Map([[contextKey, verdict]]))
+        verdictChars += body.length
       }
     }
-    const problem = step.check(parsed, context, headers)
-    if (problem != null) return fail(`${String(context.path ?? step.path)}: ${problem}`)
+    if (verdict != null) return fail(`${String(context.path ?? step.path)}: ${verdict}`)
     good++
   }
   const latency = createHistogram()
@@ -109,8 +124,6 @@ export async function measure (base: string, load: Load, connections: number, se
     })
     instance.on('response', (_client, _status, _bytes, ms) => latency.record(Math.max(1, Math.round(ms * 1000))))
   })
-  for (const response of received) checkBody(response)
-  received.length = 0
   failures += result.errors + result.timeouts
   if (result.errors + result.timeouts > 0 && samples.length < 3) samples.push(`${result.errors} connection errors, ${result.timeouts} timeouts`)
   const count = latency.count

@@ -1,6 +1,6 @@
 // Error bodies of decisions.md section 1, made in one place for the API and the web proxy alike.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError, postgresCode } from './errors.js'
+import { HttpError, isUnreachable, postgresCode } from './errors.js'
 
 interface ErrorBody {
   error: string
@@ -119,6 +119,8 @@ export function mapError (err: FastifyError | HttpError | Error): Mapped {
   // JSON.parse failures surface as SyntaxError with a 400 status.
   if (err instanceof SyntaxError && fe.statusCode === 400) return FASTIFY_CODES.FST_ERR_CTP_INVALID_JSON_BODY
 
+  // A database (or Redis) that cannot be reached is the service's trouble, and passing: not a 500.
+  if (isUnreachable(err)) return { status: 503, body: { error: 'Service temporarily unavailable' } }
   const pgCode = postgresCode(err)
   if (pgCode != null) return fromPostgres(pgCode) ?? { status: 500, body: { error: 'Internal server error' } }
 

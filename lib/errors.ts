@@ -111,6 +111,18 @@ export function postgresCode (err: unknown): string | undefined {
 
 export const isUniqueViolation = (err: unknown) => postgresCode(err) === '23505'
 
+/** postgres.js's codes for a lost or impossible connection, and the socket errors behind them. */
+const UNREACHABLE = new Set(['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET',
+  'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+
+/** Whether `err` says a service the request needed (the database, Redis) could not be reached. */
+export function isUnreachable (err: unknown): boolean {
+  for (let e = err as { code?: unknown, cause?: unknown } | undefined, i = 0; e != null && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && UNREACHABLE.has(e.code)) return true
+  }
+  return false
+}
+
 // Families (/api/families)
 export const CannotRemoveSelfFromFamily = named('CANNOT_REMOVE_SELF_FROM_FAMILY', 400, 'You cannot remove yourself: leave the family instead (POST /api/families/{familyId}/leave)')
 export const NotFamilyOwner = named('NOT_FAMILY_OWNER', 403, 'Only an owner of the family can do this')

@@ -306,10 +306,20 @@ t.test('deactivated and banned users lose access at once', async t => {
   }
 })
 
-t.test('with the database unreachable, simultaneous strict checks each answer 503, never 401 or 500', async t => {
+t.test('with the database unreachable, strict checks (simultaneous ones too), likes and reads answer 503, never 401 or 500', async t => {
   const app = await build(t, { env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } })
   const { token } = await app.tokens.issue({ id: 'someone', email: 'someone@example.com', tokenVersion: 0 })
   const answers = await Promise.all(Array.from({ length: 6 }, async () => await app.inject({ url: '/api/users/profile', headers: bearer({ token }) })))
   t.same(answers.map(res => res.statusCode), [503, 503, 503, 503, 503, 503])
   t.same(json(answers[0]), { error: 'Service temporarily unavailable' })
+  // Likes check the session in their own statement, and other routes read the database directly: the same answer.
+  for (const request of [
+    { method: 'POST' as const, url: '/api/social/recipes/r1/like', headers: bearer({ token }) },
+    { method: 'DELETE' as const, url: '/api/social/recipes/r1/like', headers: bearer({ token }) },
+    { method: 'GET' as const, url: '/api/recipes/r1' }
+  ]) {
+    const res = await app.inject(request)
+    t.equal(res.statusCode, 503, `${request.method} ${request.url}`)
+    t.same(json(res), { error: 'Service temporarily unavailable' })
+  }
 })
