@@ -1,5 +1,6 @@
 // /bff/api/<path> -> /api/<path>. On the way in the session cookie becomes a Bearer header; on the way out no token
 // reaches page scripts: an /api/auth/* token moves into the httpOnly cookie, any other top-level `token` is dropped.
+import type { IncomingHttpHeaders } from 'node:http'
 import { PassThrough, Readable } from 'node:stream'
 import proxy from '@fastify/http-proxy'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -50,6 +51,9 @@ export function apiTarget (url: string): { path: string } | { refused: 400 | 404
   const path = '/' + segments.join('/').toLowerCase()
   return isBlocked(path) ? { refused: 404 } : { path }
 }
+
+/** The API's response headers less the hop-by-hop ones: its keep-alive terms are for the proxy's connection. */
+export const withoutHopByHop = ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }: IncomingHttpHeaders): IncomingHttpHeaders => headers
 
 /** The proxy's refusal: 400 with the validation shape, or the 404 every unknown path gets. */
 function refuse (status: 400 | 404): Error {
@@ -135,8 +139,7 @@ export default async function apiProxy (fastify: FastifyInstance, opts: ApiProxy
       })
     },
     replyOptions: {
-      // Hop-by-hop: the API's keep-alive terms are for this proxy's connection, not the browser's.
-      rewriteHeaders: ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }) => headers,
+      rewriteHeaders: withoutHopByHop,
       rewriteRequestHeaders: (request, headers) => {
         // No accept-encoding: a compressed body could not be searched for a token.
         const { cookie: _cookie, 'accept-encoding': _encoding, ...rest } = headers

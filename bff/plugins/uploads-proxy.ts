@@ -3,6 +3,7 @@
 // files: no cookie or Authorization goes upstream, and nothing but reads is passed.
 import proxy from '@fastify/http-proxy'
 import type { FastifyInstance } from 'fastify'
+import { withoutHopByHop } from './api-proxy.js'
 import { UpstreamUnavailableError } from './error-handler.js'
 
 export interface UploadsProxyOptions {
@@ -23,7 +24,7 @@ export default async function uploadsProxy (fastify: FastifyInstance, opts: Uplo
     replyOptions: {
       timeout: opts.timeoutMs,
       onError: (reply, { error }) => reply.send(new UpstreamUnavailableError(error)),
-      rewriteHeaders: ({ connection: _connection, 'keep-alive': _keepAlive, ...headers }) => headers,
+      rewriteHeaders: withoutHopByHop,
       rewriteRequestHeaders: (request, headers) => {
         const { cookie: _cookie, authorization: _authorization, ...rest } = headers
         return { ...rest, 'x-forwarded-for': request.ip, 'x-request-id': request.id }

@@ -95,10 +95,12 @@ const userColumns = (db: Db, viewerId: string | null) => db`
   ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
 
+/** Whether the token `jti` is revoked. */
+const revoked = (db: Db, jti: string | Fragment) => db`exists (select 1 from revoked_tokens t where t.jti = ${jti})`
+
 /** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
-const sessionColumns = (db: Db, jti: string | postgres.PendingQuery<postgres.Row[]>) => db`
-  u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version,
-  exists (select 1 from revoked_tokens t where t.jti = ${jti}) as revoked`
+const sessionColumns = (db: Db, jti: string | Fragment) => db`
+  u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version, ${revoked(db, jti)} as revoked`
 
 /** A token whose session a route's own statement checks (`sessionValid`): its user, id and token version. */
 export interface SessionCheck { userId: string, jti: string, ver: number }
@@ -109,7 +111,7 @@ export interface SessionCheck { userId: string, jti: string, ver: number }
  * no such user (left join): test it with `coalesce(..., false)` or `is true`.
  */
 export const sessionValid = (db: Db, jti: Fragment, ver: Fragment): Fragment => db`
-  (u.active and u.banned_at is null and u.token_version = ${ver} and not exists (select 1 from revoked_tokens t where t.jti = ${jti}))`
+  (u.active and u.banned_at is null and u.token_version = ${ver} and not ${revoked(db, jti)})`
 
 /**
  * The session state of user `id` and token `jti` and a route's answer, `answer` of `columns` over `users u`, in one
