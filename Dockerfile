@@ -20,4 +20,4 @@ EXPOSE 3000 3001
 # node is PID 1's child of nothing: it receives SIGTERM directly and shuts down gracefully.
 # Memory (bench/README.md): a 16 MB young generation (V8 sizes it from the host's memory otherwise: 134 MB on a
 # 24 GB host) and an old generation that grows by 20% between collections instead of doubling; no hard cap.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=40", "server.js"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=40", "server.js"]

@@ -3,8 +3,9 @@
 //   { probe: 'reset' }  -> starts a new event-loop delay window        -> { probe: 'reset', id }
 //   { probe: 'report' } -> the window so far and memory                -> { probe: 'report', id, loopP50, loopP99, loopMax, rss, peakRss }
 //   { probe: 'cpu' }    -> CPU time used so far (µs), to tell when the process has gone quiet
-// Loop delays are in ms, memory in MB. peakRss is the process's high-water mark (VmHWM) since it started.
-import { readFileSync } from 'node:fs'
+// Loop delays are in ms, memory in MB. peakRss is the process's high-water mark (VmHWM): since the last reset where
+// Linux lets a process reset it (writing 5 to /proc/self/clear_refs), else since the process started.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 if (typeof process.send === 'function') {
@@ -28,6 +29,7 @@ if (typeof process.send === 'function') {
     const { probe, id } = message
     if (probe === 'reset') {
       loop.reset()
+      try { writeFileSync('/proc/self/clear_refs', '5') } catch {}
       process.send({ probe, id })
     } else if (probe === 'report') {
       const empty = loop.count === 0
