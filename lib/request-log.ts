@@ -4,7 +4,7 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 const SECRET_QUERY = /([?&](?:token|code|idToken|access_token)=)[^&#]*/gi
 
 /** The URL with one-time tokens and codes in its query string replaced by `[redacted]`. */
-export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]')
+export const redactUrl = (url: string): string => url.includes('=') ? url.replace(SECRET_QUERY, '$1[redacted]') : url
 
 /** Whether the logger writes `level` (pino can tell; any other logger is asked to write). */
 const writes = (log: FastifyBaseLogger, level: 'debug' | 'info'): boolean =>

@@ -49,15 +49,27 @@ type Check = (req: FastifyRequest) => Promise<LimitResult>
 
 const remainingSoFar = Symbol('rate-limit-remaining')
 
-/** The family of a route: the first segment after /api (`/api/recipes/:id` -> `recipes`), else the first segment. */
+const families = new Map<string, string>()
+
+/**
+ * The family of a route: the first segment after /api (`/api/recipes/:id` -> `recipes`), else the first segment.
+ * Asked on every request with the route's pattern; patterns are few, so each is split once.
+ */
 export function routeFamily (url: string): string {
-  const segments = url.split('/').filter(Boolean)
-  return (segments[0] === 'api' ? segments[1] : segments[0]) ?? ''
+  let family = families.get(url)
+  if (family === undefined) {
+    const segments = url.split('/').filter(Boolean)
+    family = (segments[0] === 'api' ? segments[1] : segments[0]) ?? ''
+    if (families.size < 10_000) families.set(url, family)
+  }
+  return family
 }
 
 // Limiters stack (global + router, global + auth), so each one is a separate check; the headers report the tightest.
-function limiterHook (name: LimitName, check: Check): onRequestAsyncHookHandler {
+// An exempt address returns before the limiter builds its key and awaits its store (most of a request's hook time).
+function limiterHook (name: LimitName, check: Check, exempt?: (ip: string) => boolean): onRequestAsyncHookHandler {
   return async function (request: FastifyRequest & { [remainingSoFar]?: number }, reply: FastifyReply) {
+    if (exempt?.(request.ip) === true) return
     const result = await check(request)
     if (result.isAllowed || result.max == null) return
     const retryAfter = Math.max(1, result.ttlInSeconds ?? 1)
@@ -127,9 +139,9 @@ export default fp(async fastify => {
     fastify.createRateLimit({
       max,
       timeWindow: limits.windowMs,
-      keyGenerator: (req: FastifyRequest) => `${scope(req)}:${rateLimit.normalizeIP(req.ip, 64)}`,
-      allowList: exempt == null ? undefined : (req: FastifyRequest) => exempt(req.ip)
-    }) as Check
+      keyGenerator: (req: FastifyRequest) => `${scope(req)}:${rateLimit.normalizeIP(req.ip, 64)}`
+    }) as Check,
+    exempt
   )
   const auth = authLimiter(fastify.cache, limits.authMax, limits.windowMs, fastify.log)
   fastify.decorate('rateLimits', {

@@ -131,6 +131,11 @@ export async function countUpTo (db: Db, where: Fragment, cap: number): Promise<
 
 /** The listing conditions of every filter but `search` (which list() splits into its two phases). */
 export function filtered (db: Db, filters: RecipeFilters): Fragment {
+  return allOf(db, filterConditions(db, filters))
+}
+
+/** The conditions `filtered` joins: listedRecipe first, then one per filter given (the search is not one). */
+export function filterConditions (db: Db, filters: RecipeFilters): Fragment[] {
   const conditions = [listedRecipe(db)]
   if (filters.type != null) conditions.push(db`r.type = ${filters.type}`)
   if (filters.difficulty != null) conditions.push(db`r.difficulty = ${filters.difficulty}`)
@@ -141,8 +146,11 @@ export function filtered (db: Db, filters: RecipeFilters): Fragment {
   if (filters.tag != null) {
     conditions.push(db`exists (select 1 from recipe_tags rt join tags t on t.id = rt.tag_id where rt.recipe_id = r.id and t.slug = ${filters.tag})`)
   }
-  return conditions.reduce((acc, c) => db`${acc} and ${c}`)
+  return conditions
 }
+
+/** The conditions joined with `and` (at least one). */
+export const allOf = (db: Db, conditions: Fragment[]): Fragment => conditions.reduce((acc, c) => db`${acc} and ${c}`)
 
 /** The search text as matched (lower-cased, trimmed; '' for none) and its LIKE pattern with wildcards literal. */
 export function searchTerm (filters: RecipeFilters): { text: string, pattern: string } {

@@ -145,3 +145,34 @@ t.test('searches past SMALL_SEARCH matches page the same way (a window of the ne
   t.same(windowed.recipes.map((r: { id: string }) => r.id), newest(titled + onlyIngredient - 11, titled + onlyIngredient))
   t.equal(windowed.pagination.hasNext, true)
 })
+
+t.test('a search alone reuses its statements across terms, offsets and viewers; with another filter it is built per request', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const bob = await registerUser(app)
+  const ids = (body: { recipes: Array<{ id: string }> }) => body.recipes.map(r => r.id)
+  // Past SMALL_SEARCH matches (the window of the newest), and a few matches (every match sorted), in turn.
+  await app.db`insert into recipes (id, author_id, slug, title, ingredients_text, type, created_at)
+    select 'leek-' || lpad(g::text, 5, '0'), ${ann.id}, 'leek-' || g, 'Leek pie ' || g, 'salt',
+      case when g % 3 = 0 then 'drink' else 'food' end, now() - interval '1 day' + g * interval '1 second'
+    from generate_series(1, ${SMALL_SEARCH + 200}) g`
+  await app.db`insert into recipes (id, author_id, slug, title, ingredients_text, created_at)
+    values ('sorrel-1', ${ann.id}, 'sorrel-1', 'Sorrel soup', 'salt', now()), ('sorrel-2', ${ann.id}, 'sorrel-2', 'Green sauce', '1 bunch sorrel', now())`
+  await app.inject({ method: 'POST', url: '/api/social/recipes/leek-01200/like', headers: bearer(bob) })
+  const id = (g: number) => `leek-${String(g).padStart(5, '0')}`
+  const newest = (count: number, skip = 0, every = 1) =>
+    Array.from({ length: SMALL_SEARCH + 200 }, (_, i) => SMALL_SEARCH + 200 - i).filter(g => g % every === 0).slice(skip, skip + count).map(id)
+
+  for (const viewer of [undefined, bob, ann]) {
+    const headers = viewer == null ? {} : bearer(viewer)
+    const read = async (query: string) => json(await app.inject({ url: `/api/recipes?${query}`, headers }))
+    const leeks = await read('search=leek&limit=10&page=3')
+    t.same(ids(leeks), newest(10, 20), 'many matches: the window of the newest, at its offset')
+    t.same(ids(await read('search=sorrel')), ['sorrel-1', 'sorrel-2'], 'few matches: title matches first')
+    t.same(ids(await read('search=leek&limit=5')), newest(5), 'the first page of the same term after another term')
+    const liked = (await read('search=leek&limit=1')).recipes[0]
+    t.equal(liked.isLiked, viewer === bob, 'the viewer\'s own flags')
+    t.same(ids(await read('search=leek&type=drink&limit=4&page=2')), newest(4, 4, 3), 'with a type filter: only its recipes, in order')
+    t.same(ids(await read('search=sorrel&type=drink')), [], 'a filter no match passes')
+  }
+})
