@@ -15,6 +15,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     recipeViewCache: ReturnType<typeof createRecipeViewCache>
   }
+  interface FastifyContextConfig {
+    /**
+     * The route parameter naming the one recipe whose anonymous view the write may change, when it changes no other
+     * (likes): its answer waits for its announcements only while a copy of that recipe is kept or being rendered.
+     */
+    changesRecipe?: string
+  }
 }
 
 /** Bytes of JSON text kept (a recipe is 1-10 kB; the largest allowed, about 200 kB). */
@@ -29,7 +36,8 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
   const entries = new LRUCache<string, Entry>({ maxSize: MAX_BYTES, sizeCalculation: entry => entry.view.json.length + 100, ttl: TTL_MS })
   // Moves with every announcement: a render that began before one may hold what it announced, so it is not kept.
   let generation = 0
-  let rendering = 0
+  /** Renders under way, per recipe id. */
+  const rendering = new Map<string, number>()
   let queued: Promise<boolean> | null = null
 
   function dropAll (): void {
@@ -61,7 +69,7 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
         if (kept != null) return kept.view
       }
       const began = generation
-      rendering++
+      rendering.set(id, (rendering.get(id) ?? 0) + 1)
       try {
         const recipe = await read()
         if (recipe == null) return null
@@ -69,13 +77,20 @@ export function createRecipeViewCache (fastify: FastifyInstance) {
         if (channel.listening && generation === began) entries.set(id, { view, authorId: recipe.author.id })
         return view
       } finally {
-        rendering--
+        const left = rendering.get(id)! - 1
+        if (left === 0) rendering.delete(id)
+        else rendering.set(id, left)
       }
     },
 
-    /** Returns once no kept copy predates this instance's commits so far (every copy is dropped if that cannot be known). */
-    async settle (): Promise<void> {
-      if (entries.size === 0 && rendering === 0) return
+    /**
+     * Returns once no kept copy predates this instance's commits so far (every copy is dropped if that cannot be
+     * known). `recipeId`: the commits changed no view but that recipe's, so with no copy of it kept or being rendered
+     * there is nothing to wait for (a render that starts now reads after them). A like storm then sends no tokens.
+     */
+    async settle (recipeId?: string): Promise<void> {
+      if (entries.size === 0 && rendering.size === 0) return
+      if (recipeId != null && !entries.has(recipeId) && !rendering.has(recipeId)) return
       // Writes answered in one turn of the event loop share one token, sent after all of their commits.
       queued ??= new Promise<boolean>(resolve => {
         setImmediate(() => {
@@ -98,6 +113,7 @@ export default fp(async fastify => {
       done(null, payload)
       return
     }
-    cache.settle().then(() => { done(null, payload) }, done)
+    const changed = request.routeOptions.config.changesRecipe
+    cache.settle(changed == null ? undefined : (request.params as Record<string, string>)[changed]).then(() => { done(null, payload) }, done)
   })
 }, { name: 'recipe-view-cache', dependencies: ['db-channels'] })

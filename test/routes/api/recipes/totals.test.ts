@@ -150,7 +150,7 @@ t.test('a search alone reuses its statements across terms, offsets and viewers; 
   const app = await build(t)
   const ann = await registerUser(app)
   const bob = await registerUser(app)
-  const ids = (body: { recipes: Array<{ id: string }> }) => body.recipes.map(r => r.id)
+  const ids = (body: Record<string, any>) => body.recipes.map((r: { id: string }) => r.id)
   // Past SMALL_SEARCH matches (the window of the newest), and a few matches (every match sorted), in turn.
   await app.db`insert into recipes (id, author_id, slug, title, ingredients_text, type, created_at)
     select 'leek-' || lpad(g::text, 5, '0'), ${ann.id}, 'leek-' || g, 'Leek pie ' || g, 'salt',

@@ -179,3 +179,45 @@ t.test('a render that overlaps a change is not kept, and a lost connection keeps
   t.equal((await app.inject({ method: 'PATCH', url: `/api/recipes/${recipe.id}`, headers: bearer(ann), payload: { title: 'Heard again' } })).statusCode, 200)
   t.equal((await anonymous(app, recipe.id)).recipe!.title, 'Heard again')
 })
+
+t.test('a like waits for its announcement only while a copy of its recipe is kept or being rendered', async t => {
+  const app = await build(t)
+  await listening(app)
+  const [ann, bob, cy] = [await registerUser(app), await registerUser(app), await registerUser(app)]
+  const keptOne = await createRecipe(app, ann, { title: 'Kept', ingredients: ['salt'] })
+  const other = await createRecipe(app, ann, { title: 'Not kept', ingredients: ['salt'] })
+  t.ok(await kept(app, keptOne.id))
+  // Sync tokens as the instance sends them; a marker sent last arrives after every one before it (commit order).
+  const tokens: string[] = []
+  let marked = (): void => {}
+  const listener = await app.db.listen('recipe_cache', payload => {
+    if (payload.startsWith('sync:')) tokens.push(payload)
+    if (payload === 'test-marker') marked()
+  })
+  t.teardown(async () => { await listener.unlisten() })
+  const tokensSoFar = async () => {
+    const heard = new Promise<void>(resolve => { marked = resolve })
+    await app.db`select pg_notify('recipe_cache', 'test-marker')`
+    await heard
+    return tokens.length
+  }
+  const like = async (who: typeof bob, id: string) =>
+    (await app.inject({ method: 'POST', url: `/api/social/recipes/${id}/like`, headers: bearer(who) })).statusCode
+
+  t.equal(await like(bob, other.id), 200)
+  t.equal(await tokensSoFar(), 0, 'no copy of the recipe: answered without waiting for anything')
+  // A kept copy: a token, unless the like's own announcement has already dropped the copy when it is answered.
+  t.equal(await like(bob, keptOne.id), 200)
+  t.equal((await anonymous(app, keptOne.id)).recipe!.likeCount, 1, 'a kept copy: the next read is the write\'s')
+  const before = await tokensSoFar()
+
+  // A render of the recipe under way read it before the like: the like waits, and the render is not kept.
+  const stale = await app.recipeViewCache.anonymous(other.id, async () => {
+    const before = await fromDatabase(app, other.id)
+    t.equal(await like(cy, other.id), 200)
+    return before
+  })
+  t.equal(JSON.parse(stale!.text).likeCount, 1, 'the overlapping render answers what it read')
+  t.equal(await tokensSoFar(), before + 1, 'a render under way: one token')
+  t.equal((await anonymous(app, other.id)).recipe!.likeCount, 2, 'the overlapping render was not kept')
+})
