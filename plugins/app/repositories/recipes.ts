@@ -119,7 +119,7 @@ const searchStatement = (db: Db, pattern: string, offset: number, viewerId: stri
   return viewerId == null ? db`with ${q}, ${rest}` : db`with ${q}, viewer as materialized (select ${viewerId}::text as id), ${rest}`
 }
 
-const TERM = 'select pattern from q'
+const termOf = (db: Db) => db`(select pattern from q)`
 const viewerOf = (db: Db, signedIn: boolean) => signedIn ? db`(select id from viewer)` : null
 
 /**
@@ -129,7 +129,7 @@ const viewerOf = (db: Db, signedIn: boolean) => signedIn ? db`(select id from vi
  */
 const allMatchesPage = (db: Db, where: Fragment, sort: RecipeSort, signedIn: boolean, limit: number) => {
   const size = pageSize(db, limit)
-  const term = db`(${db.unsafe(TERM)})`
+  const term = termOf(db)
   return pageThen(db, db`
     select r.id from recipes r where ${where} and (lower(r.title) like ${term} or r.ingredients_text like ${term})
     order by lower(r.title) like ${term} desc, ${orderBy(db, sort)} limit ${size.take} offset (select skip from q)`,
@@ -147,7 +147,7 @@ const windowMatchesPage = (db: Db, where: Fragment, sort: RecipeSort, signedIn: 
   const columns = db`r.id, r.title, r.created_at, r.like_count`
   return pageThen(db, db`
     select r.id from (${inOrder(db, columns, where, sort)} limit ${db.unsafe(String(window))}) r
-    where lower(r.title) like (${db.unsafe(TERM)}) order by ${orderBy(db, sort)} limit ${size.take} offset (select skip from q)`,
+    where lower(r.title) like ${termOf(db)} order by ${orderBy(db, sort)} limit ${size.take} offset (select skip from q)`,
   pageJson(db, viewerOf(db, signedIn), size.limit))
 }
 const searchAloneWindow = reusedPart(INDEXED_SORTS.size * 50 * 2 * 8, (db, sort: RecipeSort, limit: number, signedIn: string, window: number) =>
