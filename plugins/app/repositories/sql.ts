@@ -9,15 +9,16 @@ export type Fragment = postgres.PendingQuery<postgres.Row[]>
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&')
 
 /** The SQL types `hiddenValue` casts to (a closed list: the type is spliced into the statement's text). */
-type HiddenType = 'text' | 'int' | 'timestamptz' | 'text[]'
+type HiddenType = 'text' | 'timestamptz' | 'text[]'
 
 /**
  * A value the planner cannot see: an InitPlan's result, `(select $n::type)`. A statement whose best plan depends on
- * its values (a search term, an offset, the length of an array) is otherwise planned anew on every run, because its
+ * its values (a viewer, a cursor, the length of an array) is otherwise planned anew on every run, because its
  * custom plans look cheaper than the generic one; blind to the value, every plan costs the same and PostgreSQL keeps
- * the generic plan. Indexes still take the value (trigram searches, key lookups).
+ * the generic plan. Indexes still take the value (key lookups). A search's term and offset are hidden the same way,
+ * as a CTE in front of a reused statement (searchStatement in recipes.ts).
  */
-export const hiddenValue = (db: Db, value: string | number | string[], type: HiddenType): Fragment =>
+export const hiddenValue = (db: Db, value: string | string[], type: HiddenType): Fragment =>
   db`(select ${value}::${db.unsafe(type)})`
 
 /** How many rows of `from` (a table with its alias) match `where`, counting no further than `cap`. */
