@@ -19,7 +19,13 @@ export const json = (db: Db, value: unknown) => db.json(value as postgres.JSONVa
  */
 export async function bytesRow (query: postgres.PendingQuery<postgres.Row[]>): Promise<Record<string, Buffer | null>> {
   const rows = await query.raw()
-  return Object.fromEntries(rows.columns.map((column, i) => [column.name, rows[0]?.[i] ?? null]))
+  const row = Object.fromEntries(rows.columns.map((column, i) => [column.name, rows[0]?.[i] ?? null]))
+  // Emptied, postgres.js's result array no longer holds the socket buffers its columns are views of. Held, they were
+  // promoted with it and freed only by full collections: on a list page about 15 kB each, so under load V8 ran a
+  // mark-compact every second or two (it counts such external memory against the old generation's limit) and every
+  // request in flight waited for its pause (README, "Benchmarks").
+  rows.length = 0
+  return row
 }
 
 /** A column of bytesRow as text. */
