@@ -102,7 +102,15 @@ function git (...args: string[]): string {
   return result.status === 0 ? result.stdout.trim() : ''
 }
 
-export function describeMachine (postgresVersion: string, cache: string): Machine {
+/** The commit and the count of uncommitted files, read when dist/ is built: what the run measures. */
+export function sourceState (): Pick<Machine, 'commit' | 'uncommittedFiles'> {
+  return {
+    commit: git('rev-parse', '--short=12', 'HEAD') || 'unknown',
+    uncommittedFiles: git('status', '--porcelain').split('\n').filter(Boolean).length
+  }
+}
+
+export function describeMachine (postgresVersion: string, cache: string, source: Pick<Machine, 'commit' | 'uncommittedFiles'>): Machine {
   return {
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: availableParallelism(),
@@ -111,8 +119,7 @@ export function describeMachine (postgresVersion: string, cache: string): Machin
     node: process.version,
     postgres: postgresVersion,
     cache,
-    commit: git('rev-parse', '--short=12', 'HEAD') || 'unknown',
-    uncommittedFiles: git('status', '--porcelain').split('\n').filter(Boolean).length,
+    ...source,
     loadAverage: { start: loadavg().map(n => Math.round(n * 100) / 100) }
   }
 }

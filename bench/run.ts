@@ -18,7 +18,7 @@ import { groceryListsWritten, removeGroceryLists, removeHousehold, setUpHousehol
 import { measure, type Load, type Measurement } from './load.js'
 import { distinctJpegs, mediaProblem, removeMedia, uploadBenchFile } from './media.js'
 import {
-  compareWith, describeMachine, evaluate, markdown, newestReference, summarize, writeResults,
+  compareWith, describeMachine, evaluate, markdown, newestReference, sourceState, summarize, writeResults,
   type CeilingRecord, type Results, type Round, type ScenarioRecord
 } from './report.js'
 import { CEILING_LABELS, ceilingLoads, ISSUE_LOAD, scenarios, type CeilingName, type Runtime } from './scenarios.js'
@@ -236,6 +236,7 @@ async function main (): Promise<number> {
   const loadAtStart = loadavg().map(n => Math.round(n * 100) / 100)
   const phase = (what: string) => console.log(`${what} (${Math.round((Date.now() - started) / 1000)} s)`)
   build()
+  const source = sourceState()
   phase('built dist/')
   const dataset = await prepareDataset(options.dataset)
   phase(`dataset ${options.dataset} ready`)
@@ -449,7 +450,7 @@ async function main (): Promise<number> {
       const failures = c.rounds.reduce((n, r) => n + (r.throughput?.failures ?? 0) + (r.latency?.failures ?? 0), 0)
       if (failures > 0) problems.push(`ceiling ${c.name}: ${failures} failed responses`)
     }
-    const machine = describeMachine(version, servers.cache)
+    const machine = describeMachine(version, servers.cache, source)
     machine.loadAverage.start = loadAtStart
     machine.loadAverage.end = loadavg().map(n => Math.round(n * 100) / 100)
     const results: Results = {
