@@ -23,7 +23,7 @@ export async function bytesRow (query: postgres.PendingQuery<postgres.Row[]>): P
   // Emptied, postgres.js's result array no longer holds the socket buffers its columns are views of. Held, they were
   // promoted with it and freed only by full collections: on a list page about 15 kB each, so under load V8 ran a
   // mark-compact every second or two (it counts such external memory against the old generation's limit) and every
-  // request in flight waited for its pause (README, "Benchmarks").
+  // request in flight waited for its pause (docs/architecture.md, "Performance rules", says why the array outlives it).
   rows.length = 0
   return row
 }
