@@ -158,8 +158,18 @@ const AISLE_KEYWORDS: Record<Exclude<Aisle, 'other'>, string[]> = {
   ]
 }
 
-const KEYWORDS: Array<{ words: string[], aisle: Aisle }> = Object.entries(AISLE_KEYWORDS)
+/**
+ * The keywords by their first word, each with its place in AISLE_KEYWORDS (the earlier wins a tie): a name is
+ * matched by looking up each of its words, not by trying all 500 keywords at every word.
+ */
+const KEYWORDS_BY_FIRST_WORD = new Map<string, Array<{ words: string[], aisle: Aisle, rank: number }>>()
+Object.entries(AISLE_KEYWORDS)
   .flatMap(([aisle, keywords]) => keywords.map(keyword => ({ words: normalizeName(keyword).split(' '), aisle: aisleOf(aisle) })))
+  .forEach(({ words, aisle }, rank) => {
+    const sameStart = KEYWORDS_BY_FIRST_WORD.get(words[0]) ?? []
+    sameStart.push({ words, aisle, rank })
+    KEYWORDS_BY_FIRST_WORD.set(words[0], sameStart)
+  })
 
 /** Words that put an item in an aisle whatever it is ("frozen peas", "canned tuna", "dried thyme"). */
 const MODIFIERS: Record<string, Aisle> = { frozen: 'frozen', canned: 'pantry', tinned: 'pantry', dried: 'pantry', dry: 'pantry' }
@@ -172,12 +182,12 @@ const MODIFIERS: Record<string, Aisle> = { frozen: 'frozen', canned: 'pantry', t
 export function aisleFor (name: string): Aisle {
   const words = normalizeName(name).split(' ').filter(Boolean)
   if (words.length === 0) return 'other'
-  let best: { score: number, aisle: Aisle } | null = null
-  for (const { words: keyword, aisle } of KEYWORDS) {
-    for (let i = 0; i + keyword.length <= words.length; i++) {
-      if (!keyword.every((word, j) => words[i + j] === word)) continue
+  let best: { score: number, rank: number, aisle: Aisle } | null = null
+  for (let i = 0; i < words.length; i++) {
+    for (const { words: keyword, aisle, rank } of KEYWORDS_BY_FIRST_WORD.get(words[i]) ?? []) {
+      if (i + keyword.length > words.length || !keyword.every((word, j) => words[i + j] === word)) continue
       const score = keyword.length * 10 + (i + keyword.length === words.length ? 5 : 0)
-      if (best == null || score > best.score) best = { score, aisle }
+      if (best == null || score > best.score || (score === best.score && rank < best.rank)) best = { score, rank, aisle }
     }
   }
   const modifier = MODIFIERS[words[0]]
@@ -411,11 +421,16 @@ export function mergeIngredients (contributions: Contribution[]): GroceryLine[] 
   return sortByAisle(lines)
 }
 
+// What localeCompare(other, 'en', { sensitivity: 'base' }) and localeCompare(other) compare with, built once:
+// localeCompare with a locale or options looks its collator up on every call (most of a 40-item list's sort).
+const byName = new Intl.Collator('en', { sensitivity: 'base' })
+const byUnit = new Intl.Collator()
+
 /** Aisle order, then name (case-insensitive), then unit. */
 export function sortByAisle<T extends { category: Aisle, name: string, unit?: string | null }> (lines: T[]): T[] {
   const order = (aisle: Aisle) => AISLES.indexOf(aisle)
   return [...lines].sort((a, b) => order(a.category) - order(b.category) ||
-    a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || (a.unit ?? '').localeCompare(b.unit ?? ''))
+    byName.compare(a.name, b.name) || byUnit.compare(a.unit ?? '', b.unit ?? ''))
 }
 
 /** The factor a planned meal scales its recipe by: planned servings / recipe servings, 1 when either is missing. */
