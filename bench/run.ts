@@ -28,7 +28,7 @@ import { REPO, freePort, startChild, type Child, type ProbeReport } from './serv
 const THROUGHPUT_CONNECTIONS = 50
 const LATENCY_CONNECTIONS = 10
 /** Dataset L runs only these, latency only, and compares their p99 with the newest M result. */
-const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed']
+const L_SCENARIOS = ['list', 'search-common', 'search-rare', 'feed', 'deep-page']
 const SCENARIO_NAMES = ['list', 'list-signed-in', 'search-common', 'search-rare', 'search-zero', 'feed', 'me', 'detail', 'detail-same-statement', 'healthz',
   'deep-page', 'login', 'login-detail', 'like-storm', 'mixed', 'media-file', 'media-upload',
   'mealplan-detail', 'planned-week', 'grocery-detail', 'grocery-from-plan', 'nutrition-recipe', 'unread-count', 'push-preferences', 'analytics-config',
