@@ -137,6 +137,11 @@ t.test('aisles', async t => {
     'orange juice': 'beverages',
     'white wine': 'beverages',
     'dish soap': 'other',
+    // Equally specific keywords, neither ending the name: the one listed first (meat before pantry) wins, wherever
+    // each stands in the name.
+    'rice chicken soup': 'meat',
+    'chicken rice soup': 'meat',
+    'tomato garlic salt mix': 'produce',
     '': 'other'
   }
   for (const [name, aisle] of Object.entries(expected)) t.equal(aisleFor(name), aisle, `${name || '(empty)'}: ${aisle}`)
@@ -147,6 +152,14 @@ t.test('aisles', async t => {
     { name: 'butter', category: 'dairy' as const }
   ])
   t.same(sorted.map(i => i.name), ['apple', 'butter', 'Milk', 'salt'], 'aisle order, then name')
+  const byNameThenUnit = sortByAisle([
+    { name: 'Éclair', category: 'bakery' as const, unit: null },
+    { name: 'bread', category: 'bakery' as const, unit: 'loaf' },
+    { name: 'Bread', category: 'bakery' as const, unit: 'g' },
+    { name: 'eclair', category: 'bakery' as const, unit: 'box' }
+  ])
+  t.same(byNameThenUnit.map(i => `${i.name}/${i.unit}`), ['Bread/g', 'bread/loaf', 'Éclair/null', 'eclair/box'],
+    'names compared without case or accents, then the unit (none first)')
   t.same(merged(['1 tsp salt', '2 eggs', '1 apple', '1 cup milk']).map(i => i.category), ['produce', 'dairy', 'dairy', 'spices'])
 })
 
