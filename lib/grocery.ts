@@ -162,14 +162,11 @@ const AISLE_KEYWORDS: Record<Exclude<Aisle, 'other'>, string[]> = {
  * The keywords by their first word, each with its place in AISLE_KEYWORDS (the earlier wins a tie): a name is
  * matched by looking up each of its words, not by trying all 500 keywords at every word.
  */
-const KEYWORDS_BY_FIRST_WORD = new Map<string, Array<{ words: string[], aisle: Aisle, rank: number }>>()
-Object.entries(AISLE_KEYWORDS)
-  .flatMap(([aisle, keywords]) => keywords.map(keyword => ({ words: normalizeName(keyword).split(' '), aisle: aisleOf(aisle) })))
-  .forEach(({ words, aisle }, rank) => {
-    const sameStart = KEYWORDS_BY_FIRST_WORD.get(words[0]) ?? []
-    sameStart.push({ words, aisle, rank })
-    KEYWORDS_BY_FIRST_WORD.set(words[0], sameStart)
-  })
+const KEYWORDS_BY_FIRST_WORD = Map.groupBy(
+  Object.entries(AISLE_KEYWORDS)
+    .flatMap(([aisle, keywords]) => keywords.map(keyword => ({ words: normalizeName(keyword).split(' '), aisle: aisleOf(aisle) })))
+    .map((keyword, rank) => ({ ...keyword, rank })),
+  keyword => keyword.words[0])
 
 /** Words that put an item in an aisle whatever it is ("frozen peas", "canned tuna", "dried thyme"). */
 const MODIFIERS: Record<string, Aisle> = { frozen: 'frozen', canned: 'pantry', tinned: 'pantry', dried: 'pantry', dry: 'pantry' }
