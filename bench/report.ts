@@ -163,6 +163,9 @@ const fixed = (n: number | undefined, digits = 2) => n == null ? '-' : n.toFixed
 const whole = (n: number | undefined) => n == null ? '-' : Math.round(n).toLocaleString('en')
 const percent = (n: number | undefined) => n == null ? '-' : `${Math.round(n * 100)}%`
 
+/** The issue's bound on page 400, on M and (with the 2x of M) on L. */
+const DEEP_PAGE_P99_MS = 50
+
 /** The targets of the issue; null = not measured in this run. */
 export function evaluate (summary: Summary[], issueLoadPeakRssMb: number | null): Check[] {
   const by = (name: string) => summary.find(s => s.name === name)
@@ -231,7 +234,7 @@ export function evaluate (summary: Summary[], issueLoadPeakRssMb: number | null)
     measured: storm?.ratio == null ? '-' : `${percent(storm.ratio)}, counters ${storm.countersExact === true ? 'exact' : 'WRONG'}`,
     met: storm?.ratio == null ? null : storm.ratio >= 0.15 && storm.countersExact === true
   })
-  p99('deep-page', 50, 'list page 400')
+  p99('deep-page', DEEP_PAGE_P99_MS, 'list page 400')
   return checks
 }
 
@@ -255,7 +258,7 @@ export function compareWith (summary: Summary[], reference: Results): Comparison
     const ref = reference.summary.find(r => r.name === s.name)
     if (s.p99 == null || ref?.p99 == null) return []
     const ratio = s.p99 / ref.p99
-    return [{ name: s.name, p99: s.p99, referenceP99: ref.p99, ratio, met: ratio <= 2 }]
+    return [{ name: s.name, p99: s.p99, referenceP99: ref.p99, ratio, met: ratio <= 2 && (s.name !== 'deep-page' || s.p99 <= DEEP_PAGE_P99_MS) }]
   })
 }
 
@@ -301,7 +304,7 @@ export function markdown (results: Results): string {
     lines.push('## Compared with dataset M', '')
     if (results.comparison.reference == null) lines.push('No valid M result in bench/results to compare with.', '')
     else {
-      lines.push(`Reference: bench/results/${results.comparison.reference}. Target: L p99 within 2x of M.`, '',
+      lines.push(`Reference: bench/results/${results.comparison.reference}. Target: L p99 within 2x of M; page 400 also within ${DEEP_PAGE_P99_MS} ms.`, '',
         '| scenario | L p99 ms | M p99 ms | L / M | met |', '|---|---:|---:|---:|---|')
       for (const c of results.comparison.rows) lines.push(`| ${c.name} | ${fixed(c.p99)} | ${fixed(c.referenceP99)} | ${c.ratio.toFixed(2)}x | ${mark(c.met)} |`)
       lines.push('')
