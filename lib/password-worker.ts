@@ -1,9 +1,11 @@
-// bcrypt on a thread of its own (plugins/app/password.ts runs a pool of these). Each thread runs at the lowest
-// priority (lib/thread-priority.ts): a login flood uses every idle cycle of the machine without delaying requests.
+// bcrypt on a thread of its own (plugins/app/password.ts runs a pool of these). At a production cost each thread runs
+// at the lowest priority (lib/thread-priority.ts): a login flood uses every idle cycle of the machine without
+// delaying requests.
 import bcrypt from 'bcrypt'
+import { workerData } from 'piscina'
 import { lowerThisThreadPriority, threadId, threadPriority, type ThreadPriority } from './thread-priority.js'
 
-await lowerThisThreadPriority()
+if ((workerData as { lowPriority?: boolean } | undefined)?.lowPriority !== false) await lowerThisThreadPriority()
 
 export function hash ({ password, cost }: { password: string, cost: number }): string {
   return bcrypt.hashSync(password, cost)

@@ -35,6 +35,10 @@ export interface BuildOptions {
   extend?: (app: FastifyInstance) => void | Promise<void>
   /** Fastify options on top of the production ones (e.g. a logger that writes to a test stream). */
   server?: Partial<ServerOptions>
+  /** An instance of this subtest's own even with no other option (closing, several instances). */
+  fresh?: boolean
+  /** With `env` alone: the file's one instance for these settings, shared like the default one. */
+  share?: boolean
 }
 
 export async function testConfig (env: Record<string, string | undefined> = {}): Promise<Config> {
@@ -54,17 +58,63 @@ export async function testConfig (env: Record<string, string | undefined> = {}):
     RATE_LIMIT_GLOBAL_MAX: '100000',
     // Jobs retry within the test's time; timed jobs (digests) are driven by the tests' own clock.
     JOB_RETRY_DELAY_SECONDS: '1',
+    // Registrations hash in a millisecond; test/app/passwords.test.ts proves the production cost, which production
+    // settings keep (NODE_ENV=production refuses less than 10).
+    BCRYPT_COST: env.NODE_ENV === 'production' ? undefined : '4',
     SCHEDULED_JOBS: 'false',
     ...env
   })
 }
 
+/**
+ * The app of this test file: built once, on first use, and closed when the file ends. Subtests share it and keep
+ * isolation by creating their own users and rows (one database per file). `build(t, options)` with any option, or
+ * `{ fresh: true }`, gives a subtest an instance of its own instead, closed when that subtest ends: for other
+ * settings, test-only routes, or tests of closing and of several instances. `{ env, share: true }` shares one
+ * instance per distinct `env` among the file's subtests.
+ *
+ * Instances on one database share its job queue, so an instance with other settings (no SMTP, say) would take the
+ * jobs of the one under test: the shared instances are closed before a subtest gets its own, and built again when
+ * next asked for.
+ */
 export async function build (t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { fresh = false, share = false, ...settings } = options
+  if (share && (settings.extend != null || settings.server != null)) throw new Error('build: only env settings can be shared')
+  if (!fresh && (share || Object.keys(settings).length === 0)) {
+    const key = JSON.stringify(settings.env ?? {})
+    let shared = fileApps.get(key)
+    if (shared == null) {
+      shared = start(settings, tap)
+      fileApps.set(key, shared)
+    }
+    return await shared
+  }
+  await closeShared()
+  return await start(settings, t)
+}
+
+async function closeShared (): Promise<void> {
+  const open = [...fileApps.values()]
+  fileApps.clear()
+  for (const instance of open) await (await instance).close()
+}
+
+/** Instances closed before their teardown. */
+const closed = new WeakSet<FastifyInstance>()
+
+/** The file's shared instances by their `env`. */
+const fileApps = new Map<string, Promise<FastifyInstance>>()
+
+async function start (options: Omit<BuildOptions, 'fresh' | 'share'>, owner: Test | typeof tap): Promise<FastifyInstance> {
   const config = await testConfig(options.env)
-  const instance = Fastify(serverOptions(config, options.server))
+  // No plugin timeout of the app's own: a slow machine makes start-up slow, not wrong; tap's file timeout bounds a hang.
+  const instance = Fastify(serverOptions(config, { pluginTimeout: 0, ...options.server }))
   await instance.register(fp(app), { config })
   if (options.extend != null) await instance.register(fp(async (f: FastifyInstance) => { await options.extend!(f) }))
-  t.teardown(async () => await instance.close())
+  // Registered after the database's own teardown, so it runs first (tap runs teardowns last-in, first-out). A shared
+  // instance may have been closed already (closeShared).
+  owner.teardown(async () => { if (!closed.has(instance)) await instance.close() })
+  instance.addHook('onClose', async () => { closed.add(instance) })
   await instance.ready()
   return instance
 }
@@ -87,6 +137,7 @@ export * from './helpers/recipes.js'
 export * from './helpers/social.js'
 export * from './helpers/images.js'
 export * from './helpers/admins.js'
+export * from './helpers/jobs.js'
 
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'

@@ -3,60 +3,17 @@
 // `N passed, N failed` counted from tap's own result files.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { Parser, type Result } from 'tap-parser'
 import { databaseUrl, dropDatabase, withConnection } from '../db/admin.js'
 import { startEmbeddedPostgres } from '../db/embedded.js'
 import { runMigrations } from '../db/migrator.js'
 // Not ./setup/database.js: it imports tap, whose root test would start (and time out) in this process.
 import { TEST_DATABASE_PREFIX } from './setup/names.js'
+import { countResults } from './setup/tap-counts.js'
 
 const log = { info: (msg: string) => console.log(`# ${msg}`), warn: (msg: string) => console.warn(`# ${msg}`) }
-
-interface Counts { passed: number, failed: number, skipped: number }
-
-/**
- * Counts leaf assertions: a subtest's own summary point is not counted, except when it fails with no failing
- * assertion inside (a crash, a timeout or a wrong plan), which is then one failure.
- */
-function watch (parser: Parser, totals: Counts): void {
-  let pendingChild: { failedBefore: number } | null = null
-  parser.on('child', (child: Parser) => {
-    pendingChild = { failedBefore: totals.failed }
-    watch(child, totals)
-  })
-  parser.on('assert', (result: Result) => {
-    if (pendingChild != null) {
-      if (!result.ok && totals.failed === pendingChild.failedBefore) totals.failed++
-      pendingChild = null
-      return
-    }
-    if (result.skip !== false || result.todo !== false) totals.skipped++
-    else if (result.ok) totals.passed++
-    else totals.failed++
-  })
-}
-
-async function countResults (resultsDir: string): Promise<Counts> {
-  const totals = { passed: 0, failed: 0, skipped: 0 }
-  const files = (await readdir(resultsDir, { recursive: true }).catch(() => [] as string[])).filter(f => f.endsWith('.tap'))
-  for (const file of files) {
-    const text = await readFile(path.join(resultsDir, file), 'utf8')
-    const failedBefore = totals.failed
-    await new Promise<void>(resolve => {
-      const parser = new Parser(results => {
-        // A file that died before reporting its plan is a failure even with no failing assertion.
-        if (!results.ok && totals.failed === failedBefore) totals.failed++
-        resolve()
-      })
-      watch(parser, totals)
-      parser.end(text)
-    })
-  }
-  return totals
-}
 
 /** tap compiles its plugin list into its runner; rebuild once whenever package.json's list differs from the last build. */
 async function ensureTapPlugins (): Promise<void> {
@@ -114,12 +71,13 @@ async function main (): Promise<number> {
   await stopEmbedded()
   if (embeddedDir != null) await rm(embeddedDir, { recursive: true, force: true })
 
-  const { passed, failed: testsFailed, skipped } = await countResults(resultsDir)
+  const { passed, failed: testsFailed, skipped, assertions, files } = await countResults(resultsDir)
   await rm(resultsDir, { recursive: true, force: true })
   // c8 exits non-zero, after printing `ERROR: Coverage for lines (…%) does not meet global threshold (90%)`, when the
   // whole suite is under a floor of .c8rc.json. A non-zero exit with no failing test is that (or tap itself crashing):
   // one failure, so the closing line agrees with the exit code.
   const failed = testsFailed + (code !== 0 && testsFailed === 0 ? 1 : 0)
+  console.log(`# ${assertions.toLocaleString('en')} assertions in ${passed + testsFailed + skipped} tests of ${files} files`)
   console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`)
   // No test at all is a broken run, not a green one.
   return code !== 0 || failed > 0 || passed === 0 ? 1 : 0

@@ -1,15 +1,25 @@
-// bcrypt at cost 12, never on the event loop: a pool of low-priority worker threads (lib/password-worker.ts, piscina)
-// does the hashing. Not libuv's pool: file reads and DNS share that one, and a low-priority thread holding its queue
+// bcrypt at BCRYPT_COST (12 by default), never on the event loop: a pool of worker threads (lib/password-worker.ts,
+// piscina) does the hashing, at the lowest priority when a hash is expensive. Not libuv's pool: file reads and DNS share that one, and a low-priority thread holding its queue
 // lock would stall the event loop (measured: stored-image p99 doubled when libuv's pool ran at SCHED_IDLE).
+import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
+import bcrypt from 'bcrypt'
 import fp from 'fastify-plugin'
 import { Piscina } from 'piscina'
 
+/** The default and production cost (config.ts refuses less than 10 in production). */
 export const BCRYPT_COST = 12
 
 // A cost-12 hash of a random string nobody knows: comparing against it when an account does not exist makes
-// "unknown user" take as long as "wrong password".
-const DUMMY_HASH = '$2b$12$BKnT5.WbAD0MeZ6etrT4xOJKLC5Oos/vB1dAHjdCZwGBLbZ6YgPoC'
+// "unknown user" take as long as "wrong password". Another cost gets its own, made on first use.
+const DUMMY_HASH_12 = '$2b$12$BKnT5.WbAD0MeZ6etrT4xOJKLC5Oos/vB1dAHjdCZwGBLbZ6YgPoC'
+
+/**
+ * Below this cost a hash takes a few milliseconds: it runs at normal priority, since at the lowest priority a busy
+ * machine (a test suite on every core) could starve it for seconds. Lowering exists to keep 230 ms hashes from
+ * delaying requests.
+ */
+const LOW_PRIORITY_FROM_COST = 10
 
 // Run the TypeScript source in development and tests (the tsx loader is inherited by workers), the built file in dist.
 const WORKER = new URL(`../../lib/password-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
@@ -20,6 +30,8 @@ export interface Passwords {
   verify: (password: string, hash: string | null | undefined) => Promise<boolean>
   /** The hashing threads (for tests of their priority). */
   pool: Piscina
+  /** The cost of new hashes (BCRYPT_COST). */
+  cost: number
 }
 
 declare module 'fastify' {
@@ -29,16 +41,31 @@ declare module 'fastify' {
 }
 
 export default fp(async fastify => {
+  const cost = fastify.config.bcryptCost
   // One thread per core: hashing is pure CPU. Threads start on the first login and end after a minute without one.
-  const pool = new Piscina({ filename: WORKER.href, minThreads: 0, maxThreads: availableParallelism(), idleTimeout: 60_000 })
+  const pool = new Piscina({
+    filename: WORKER.href,
+    minThreads: 0,
+    maxThreads: availableParallelism(),
+    idleTimeout: 60_000,
+    workerData: { lowPriority: cost >= LOW_PRIORITY_FROM_COST }
+  })
   fastify.addHook('onClose', async () => { await pool.close({ force: true }) })
+
+  const hash = async (password: string): Promise<string> => await pool.run({ password, cost }, { name: 'hash' }) as string
+  // A cheap cost's dummy is made here in a millisecond; another expensive one on the pool when first needed.
+  let dummyHash: Promise<string> | undefined = cost === BCRYPT_COST
+    ? Promise.resolve(DUMMY_HASH_12)
+    : cost < LOW_PRIORITY_FROM_COST ? Promise.resolve(bcrypt.hashSync(randomBytes(16).toString('hex'), cost)) : undefined
 
   fastify.decorate('passwords', {
     pool,
-    hash: async password => await pool.run({ password, cost: BCRYPT_COST }, { name: 'hash' }) as string,
-    verify: async (password, hash) => {
-      const ok = await pool.run({ password, hash: hash ?? DUMMY_HASH }, { name: 'compare' }) as boolean
-      return ok && hash != null
+    cost,
+    hash,
+    verify: async (password, stored) => {
+      dummyHash ??= hash(randomBytes(16).toString('hex'))
+      const ok = await pool.run({ password, hash: stored ?? await dummyHash }, { name: 'compare' }) as boolean
+      return ok && stored != null
     }
   } satisfies Passwords)
 }, { name: 'password' })

@@ -112,4 +112,12 @@ t.test('secrets', async t => {
   })
   t.equal(production.jwtSecret, SECRET_A)
   t.equal(production.storage.publicUrl, 'https://files.example.com')
+  t.equal(production.bcryptCost, 12, 'passwords hash at cost 12 unless BCRYPT_COST says otherwise')
+
+  const productionEnv = { NODE_ENV: 'production', JWT_SECRET: SECRET_A, ADMIN_JWT_SECRET: SECRET_B, STORAGE_PUBLIC_URL: 'https://files.example.com' }
+  await refuse({ ...productionEnv, BCRYPT_COST: '9' }, /BCRYPT_COST must be at least 10 in production/)
+  t.equal((await loadConfig({ DATA_DIR: await dataDir(), ...productionEnv, BCRYPT_COST: '10' })).bcryptCost, 10)
+  t.equal((await loadConfig({ DATA_DIR: await dataDir(), NODE_ENV: 'test', BCRYPT_COST: '4' })).bcryptCost, 4, 'cheap hashes outside production')
+  await refuse({ BCRYPT_COST: '3' }, /BCRYPT_COST/)
+  await refuse({ BCRYPT_COST: '16' }, /BCRYPT_COST/)
 })

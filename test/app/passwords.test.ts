@@ -1,4 +1,5 @@
-// Password hashing runs on a pool of lowest-priority worker threads, never on the event loop or libuv's pool.
+// Password hashing runs on a pool of worker threads, never on the event loop or libuv's pool: at production cost (12)
+// at the lowest priority; the suite's own cost (BCRYPT_COST=4) at normal priority, so a busy machine cannot starve it.
 import { execFileSync } from 'node:child_process'
 import bcrypt from 'bcrypt'
 import t from 'tap'
@@ -15,8 +16,12 @@ function hasChrt (): boolean {
   }
 }
 
+// The production cost, whatever BCRYPT_COST the rest of the suite runs at.
+const production = { env: { BCRYPT_COST: String(BCRYPT_COST) }, share: true }
+
 t.test('hashes are bcrypt at cost 12 and verify both ways, with hashes made elsewhere too', async t => {
-  const app = await build(t)
+  const app = await build(t, production)
+  t.equal(app.passwords.cost, 12)
   const hash = await app.passwords.hash('correct horse battery')
   t.match(hash, /^\$2[aby]\$12\$/)
   t.equal(bcrypt.getRounds(hash), BCRYPT_COST)
@@ -27,8 +32,8 @@ t.test('hashes are bcrypt at cost 12 and verify both ways, with hashes made else
   t.equal(await app.passwords.verify('made by bcryptjs', made), true, 'a hash of the same format made by another library')
 })
 
-t.test('the event loop answers while hashes are computed', async t => {
-  const app = await build(t)
+t.test('the event loop answers while cost-12 hashes are computed', async t => {
+  const app = await build(t, production)
   let hashed = 0
   const hashing = Promise.all(Array.from({ length: 4 }, async () => { await app.passwords.hash('x'.repeat(20)); hashed++ }))
   const health = await app.inject({ method: 'GET', url: '/healthz' })
@@ -39,7 +44,7 @@ t.test('the event loop answers while hashes are computed', async t => {
 })
 
 t.test('the hashing threads run at the lowest priority; the event loop keeps its own', { skip: process.platform !== 'linux' && 'thread priorities are set on Linux only' }, async t => {
-  const app = await build(t)
+  const app = await build(t, production)
   await app.passwords.hash('warm up a thread')
   const seen = await app.passwords.pool.run(null, { name: 'priority' }) as ThreadPriority | null
   if (seen == null) throw new Error('no thread id on Linux')
@@ -49,4 +54,16 @@ t.test('the hashing threads run at the lowest priority; the event loop keeps its
   const loop = threadPriority(threadId() ?? process.pid)
   t.equal(loop.niceness, 0, 'the event loop is not lowered')
   t.equal(loop.policy, SCHED_OTHER)
+})
+
+t.test('the suite hashes at cost 4 on normal-priority threads, and a cheaper hash still verifies against cost 12', { skip: process.platform !== 'linux' && 'thread priorities are set on Linux only' }, async t => {
+  const app = await build(t, { env: { BCRYPT_COST: '4' } })
+  const hash = await app.passwords.hash('quick')
+  t.equal(bcrypt.getRounds(hash), 4)
+  t.equal(await app.passwords.verify('quick', hash), true)
+  t.equal(await app.passwords.verify('quick', null), false, 'the dummy comparison of an unknown account never matches')
+  t.equal(await app.passwords.verify('made at 12', bcrypt.hashSync('made at 12', 12)), true, 'hashes of another cost verify')
+  const seen = await app.passwords.pool.run(null, { name: 'priority' }) as ThreadPriority | null
+  t.equal(seen?.niceness, 0)
+  t.equal(seen?.policy, SCHED_OTHER)
 })

@@ -1,7 +1,7 @@
 // The durable job queue (plugins/external/queue.ts) on its own terms: transactional sends, one run across instances,
 // retries with backoff that say which attempt is the last, and a shutdown that waits for running jobs.
 import t from 'tap'
-import { build, eventually } from '../helper.js'
+import { build, drainJobs, eventually } from '../helper.js'
 
 t.test('a job sent in a transaction exists only if it commits', async t => {
   const app = await build(t)
@@ -13,21 +13,20 @@ t.test('a job sent in a transaction exists only if it commits', async t => {
     throw new Error('abort')
   }))
   await app.transaction(async tx => { await app.queue.sendMany('test.tx', [{ tag: 'many-1' }, { tag: 'many-2' }], tx) })
-  await eventually(async () => seen.length >= 3)
-  await new Promise(resolve => setTimeout(resolve, 300))
+  await drainJobs(app, ['test.tx'])
   t.same(seen.sort(), ['committed', 'many-1', 'many-2'])
 })
 
 t.test('two instances run each job once; a failing job is retried and told its last attempt', async t => {
-  const first = await build(t)
-  const second = await build(t)
+  const first = await build(t, { fresh: true })
+  const second = await build(t, { fresh: true })
   const runs = new Map<number, number>()
   const handler = async ({ n }: { n: number }) => { runs.set(n, (runs.get(n) ?? 0) + 1) }
   await first.queue.work('test.once', handler)
   await second.queue.work('test.once', handler)
   for (let n = 0; n < 20; n++) await first.queue.send('test.once', { n })
-  await eventually(async () => runs.size === 20, 15_000)
-  await new Promise(resolve => setTimeout(resolve, 500))
+  await drainJobs(first, ['test.once'])
+  t.equal(runs.size, 20, 'every job ran')
   t.ok([...runs.values()].every(count => count === 1), 'every job ran exactly once')
 
   const attempts: Array<{ retryCount: number, final: boolean }> = []
@@ -41,7 +40,7 @@ t.test('two instances run each job once; a failing job is retried and told its l
 })
 
 t.test('closing the app waits for a running job', async t => {
-  const app = await build(t)
+  const app = await build(t, { fresh: true })
   let finished = false
   let started = false
   await app.queue.work('test.slow', async () => {

@@ -45,7 +45,8 @@ export interface Bff extends Proxy { api: FastifyInstance, apiUrl: string }
 
 /** The real API on a free port with the web proxy in front of it. */
 export async function startBff (t: Test, options: ProxyOptions & { api?: BuildOptions } = {}): Promise<Bff> {
-  const api = await build(t, options.api)
+  // An instance of its own: it listens on a port.
+  const api = await build(t, { fresh: true, ...options.api })
   await api.listen({ port: 0, host: '127.0.0.1' })
   const apiUrl = `http://127.0.0.1:${portOf(api.server)}`
   return { api, apiUrl, ...await startProxy(t, apiUrl, options) }

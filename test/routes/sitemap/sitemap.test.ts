@@ -47,7 +47,7 @@ const recipeUrl = (recipe: { id?: unknown }) => `${PUBLIC_URL}/recipes/${String(
 const userUrl = (user: { username: string }) => `${PUBLIC_URL}/users/${user.username}`
 
 t.test('the sitemap lists exactly the recipes anonymous users may list, and their authors', async t => {
-  const app = await build(t, { env: ENV })
+  const app = await build(t, { env: ENV, share: true })
   await emptyDatabase(app)
   const [author, member, banned, deactivated, idle, secretive] = await Promise.all(Array.from({ length: 6 }, async () => await registerUser(app)))
   const listed = {
@@ -98,7 +98,7 @@ t.test('text needing escapes never breaks the XML', async t => {
 })
 
 t.test('past the page size the sitemap is an index of pages that hold every URL exactly once', async t => {
-  const app = await build(t, { env: ENV })
+  const app = await build(t, { env: ENV, share: true })
   await emptyDatabase(app)
   const authors = await Promise.all(Array.from({ length: 3 }, async () => await registerUser(app)))
   const recipes = []
@@ -144,7 +144,7 @@ t.test('past the page size the sitemap is an index of pages that hold every URL 
 })
 
 t.test('large pages are written in batches, with ties on the creation time kept in order', async t => {
-  const app = await build(t, { env: ENV })
+  const app = await build(t, { env: ENV, share: true })
   await emptyDatabase(app)
   const author = await registerUser(app)
   // Volume, not behaviour: 2,300 recipes through the API would take minutes. One statement gives them all the same
@@ -163,7 +163,7 @@ t.test('large pages are written in batches, with ties on the creation time kept 
 })
 
 t.test('robots.txt', async t => {
-  const app = await build(t, { env: ENV })
+  const app = await build(t, { env: ENV, share: true })
   const res = await app.inject({ url: '/robots.txt' })
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-type'], 'text/plain; charset=utf-8')

@@ -189,15 +189,25 @@ t.test('deleting a plan and putting a user on it at once: never a user on a dele
   const admin = adminBearer(await createAdmin(app))
   const user = await registerUser(app)
   await app.inject({ method: 'POST', url: URL, headers: admin, payload: { id: 'brief', name: 'Brief', priceMonthly: 1, limits: LIMITS } })
-  // An assignment in its own transaction, as the code that moves users holds the plan (planService.holdOffered).
+  // An assignment in its own transaction, as the code that moves users holds the plan (planService.holdOffered); it
+  // goes on only once the delete is seen waiting for its lock.
+  let holding!: () => void
+  let release!: () => void
+  const held = new Promise<void>(resolve => { holding = resolve })
+  const gate = new Promise<void>(resolve => { release = resolve })
   const assign = app.transaction(async tx => {
     if (!await app.planService.holdOffered(tx, 'brief')) return false
-    await new Promise(resolve => setTimeout(resolve, 200))
+    holding()
+    await gate
     await tx`update users set plan_id = 'brief' where id = ${user.id}`
     return true
   })
-  await new Promise(resolve => setTimeout(resolve, 50))
-  const [assigned, removed] = await Promise.all([assign, app.inject({ method: 'DELETE', url: `${URL}/brief`, headers: admin })])
+  await held
+  const removing = app.inject({ method: 'DELETE', url: `${URL}/brief`, headers: admin })
+  await eventually(async () => (await app.db`
+    select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`).length > 0)
+  release()
+  const [assigned, removed] = await Promise.all([assign, removing])
   t.equal(assigned, true)
   t.equal(removed.statusCode, 409, 'the delete waited for the assignment, then found the plan in use')
   t.equal((await app.planService.forUser(user.id)).id, 'brief')

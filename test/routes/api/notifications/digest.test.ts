@@ -88,8 +88,8 @@ t.test('each user on their own zone; none, nothing new and read notifications se
 })
 
 t.test('two workers racing for the same digests send each one once', async t => {
-  const first = await build(t)
-  const second = await build(t)
+  const first = await build(t, { fresh: true })
+  const second = await build(t, { fresh: true })
   const users: TestUser[] = []
   for (let i = 0; i < 12; i++) {
     const user = await registerUser(first)
@@ -103,7 +103,7 @@ t.test('two workers racing for the same digests send each one once', async t => 
   for (const user of users) t.equal((await digestsOf(first, user)).length, 1, `one for ${user.username}`)
 
   // A restart (a new instance) within the same slot sends nothing again.
-  const restarted = await build(t)
+  const restarted = await build(t, { fresh: true })
   t.same(await restarted.digestService.runDue(at('2027-02-01T09:00:00Z')), { sent: 0 })
 })
 

@@ -1,7 +1,7 @@
 // Emails as a mail client receives them: a real SMTP server on 127.0.0.1 gets every message the service sends.
 import type { FastifyInstance } from 'fastify'
 import t, { type Test } from 'tap'
-import { bearer, build, createRecipe, eventually, follow, json, registerUser } from '../../../helper.js'
+import { bearer, build, createRecipe, drainJobs, eventually, follow, json, registerUser } from '../../../helper.js'
 import { smtpServer, type TestSmtp } from '../../../helpers/smtp.js'
 
 interface LogRow { id: string, kind: string, status: string, attempts: number, error: string | null, providerId: string | null }
@@ -87,7 +87,7 @@ t.test('notification emails: like, comment, follower, with unsubscribe link and 
     await follow(app, other, author)
     // The like notification exists in the app; its email does not.
     t.equal((await app.db`select 1 from notifications where user_id = ${author.id} and actor_id = ${other.id}`).length, 2)
-    await new Promise(resolve => setTimeout(resolve, 500))
+    await drainJobs(app)
     t.equal(smtp.sentTo(author.email).length, before, 'no email after unsubscribing')
   })
 })
@@ -102,6 +102,7 @@ t.test('preferences: emailLikes off stops like emails only; unsubscribedAll stop
   await app.inject({ method: 'POST', url: `/api/social/recipes/${recipe.id}/like`, headers: bearer(fan) })
   await app.inject({ method: 'POST', url: `/api/comments/recipe/${recipe.id}`, headers: bearer(fan), payload: { content: 'Nice' } })
   await smtp.waitFor(author.email, /comment/)
+  await drainJobs(app)
   t.notOk(smtp.sentTo(author.email).some(m => /liked/.test(m.subject)), 'no like email')
   t.equal((await emailLog(app, author.email, 'like')).length, 0, 'not even recorded')
 
@@ -109,7 +110,7 @@ t.test('preferences: emailLikes off stops like emails only; unsubscribedAll stop
   await follow(app, fan, author)
   await app.inject({ method: 'POST', url: '/api/users/email-preferences', headers: bearer(author), payload: { unsubscribedAll: true } })
   await app.inject({ method: 'POST', url: `/api/comments/recipe/${recipe.id}`, headers: bearer(fan), payload: { content: 'Again' } })
-  await new Promise(resolve => setTimeout(resolve, 500))
+  await drainJobs(app)
   t.equal(smtp.sentTo(author.email).filter(m => /comment|following/.test(m.subject)).length, 1, 'only the first comment email')
 })
 
@@ -124,7 +125,7 @@ t.test('followers hear of a new recipe by email (emailNewRecipes), once', async 
   await createRecipe(app, author, { title: 'Tarte Tatin' })
   const mail = await smtp.waitFor(a.email, /published a new recipe/)
   t.match(mail.subject, 'Tarte Tatin')
-  await new Promise(resolve => setTimeout(resolve, 500))
+  await drainJobs(app)
   t.equal(smtp.sentTo(a.email).filter(m => /new recipe/.test(m.subject)).length, 1)
   t.equal(smtp.sentTo(b.email).filter(m => /new recipe/.test(m.subject)).length, 0, 'switched off')
 })
@@ -178,7 +179,7 @@ t.test('a temporary refusal (451) is retried; a permanent one (550) fails at onc
   const second = await registerUser(app)
   const failed = await logged(app, second.email, 'welcome', r => r.status === 'failed')
   t.match(failed, { attempts: 1, error: /550|Try again/ })
-  await new Promise(resolve => setTimeout(resolve, 1500))
+  await drainJobs(app)
   t.equal(smtp.sentTo(second.email).length, 0, 'not sent')
   t.equal((await emailLog(app, second.email, 'welcome'))[0].attempts, 1, 'not retried')
 })
@@ -216,7 +217,7 @@ t.test('family invitations by email', async t => {
 
   const [again] = await Promise.all([1, 2, 3].map(async () => await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(owner), payload: { email: 'friend@example.com' } })))
   t.equal(again.statusCode, 200, 'the same invitation again answers the same')
-  await new Promise(resolve => setTimeout(resolve, 300))
+  await drainJobs(app)
   t.equal(smtp.sentTo('friend@example.com').length, 1, '... and sends nothing more')
 
   const asMember = await app.inject({ method: 'POST', url: `/api/families/${family.id}/invitations`, headers: bearer(member), payload: { email: 'x@example.com' } })

@@ -44,7 +44,7 @@ async function site (t: Test, pages: Record<string, { status?: number, body: str
   return { url: path => `http://127.0.0.1:${port}${path}`, hits }
 }
 
-const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' } }
+const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' }, share: true }
 type App = Awaited<ReturnType<typeof build>>
 const post = async (app: App, user: { token: string }, route: string, payload: Record<string, unknown>) =>
   await app.inject({ method: 'POST', url: `/api/recipe-import/${route}`, headers: bearer(user), payload })

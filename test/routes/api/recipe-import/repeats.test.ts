@@ -7,7 +7,7 @@ import t from 'tap'
 import { bearer, build, eventually, json, registerUser } from '../../../helper.js'
 import { chromiumMissing } from '../../../helpers/chromium.js'
 
-const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' } }
+const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' }, share: true }
 type App = Awaited<ReturnType<typeof build>>
 const post = async (app: App, user: { token: string }, route: string, payload: Record<string, unknown>) =>
   await app.inject({ method: 'POST', url: `/api/recipe-import/${route}`, headers: bearer(user), payload })

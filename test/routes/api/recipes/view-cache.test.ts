@@ -134,8 +134,8 @@ t.test('changes made outside the API (jobs, admins, other code) are heard throug
 })
 
 t.test('another instance drops its copy once it has heard the write', async t => {
-  const one = await build(t)
-  const two = await build(t)
+  const one = await build(t, { fresh: true })
+  const two = await build(t, { fresh: true })
   await listening(one)
   await listening(two)
   const ann = await registerUser(one)

@@ -8,6 +8,8 @@ t.test('quickCommit turns synchronous_commit off for its statement only', async 
   const app = await build(t)
   const connection = await app.db.reserve()
   t.teardown(() => connection.release())
+  // Test databases commit asynchronously (test/setup/database.ts): this connection waits for the disk, as production's do.
+  await connection`set synchronous_commit = on`
   const [inside] = await connection<Array<{ setting: string }>>`with ${quickCommit(connection)} select current_setting('synchronous_commit') as setting from quick_commit`
   t.equal(inside.setting, 'off', 'off inside the statement')
   const [after] = await connection<Array<{ setting: string }>>`select current_setting('synchronous_commit') as setting`
