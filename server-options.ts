@@ -5,11 +5,11 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServerOptions } from 'fastify'
 import AjvCompiler from '@fastify/ajv-compiler'
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
 import { redactLogFields } from './lib/redact.js'
+import { buildSerializer } from './lib/response-serializers.js'
 import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
 
 const require = createRequire(import.meta.url)
@@ -111,27 +111,6 @@ const buildValidator = (externalSchemas: unknown, ajvOptions: { customOptions?: 
   const lenient = ajvCompilers(externalSchemas as never, ajvOptions as never)
   const strict = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never)
   return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : lenient)(route as never)
-}
-
-const serializerCompilers = SerializerSelector()
-
-/**
- * Response serializers, one per distinct schema: each fast-json-stringify build carries its own Ajv, and every route
- * documents the same error body under several status codes, so compiling each route and status anew took seconds
- * and over 100 MB at start-up. Descriptions (text only) do not change how a body is written.
- */
-const buildSerializer = (externalSchemas: unknown, serializerOptions: unknown) => {
-  const compile = serializerCompilers(externalSchemas as never, serializerOptions as never)
-  const built = new Map<string, ReturnType<typeof compile>>()
-  return (route: { schema: object }) => {
-    const key = JSON.stringify(route.schema, (name, value: unknown) => name === 'description' && typeof value === 'string' ? undefined : value)
-    let serializer = built.get(key)
-    if (serializer == null) {
-      serializer = compile(route as never)
-      built.set(key, serializer)
-    }
-    return serializer
-  }
 }
 
 export type ServerOptions = FastifyHttpOptions<Server, FastifyBaseLogger>
