@@ -42,7 +42,7 @@ export function referencedSchemas (schema: unknown, shared: Schemas): Schemas {
 }
 
 /** Fastify's `buildSerializer` factory (schemaController.compilersFactory). */
-export function buildSerializer (externalSchemas: unknown, serializerOptions: unknown): (route: { schema: { $id?: string } }) => Serializer {
+export function buildSerializer (externalSchemas: unknown, serializerOptions: unknown): (route: { schema: { $id?: string, [key: string]: unknown } }) => Serializer {
   const shared = (externalSchemas ?? {}) as Schemas
   return route => {
     const used = referencedSchemas(route.schema, shared)

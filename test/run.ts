@@ -3,7 +3,7 @@
 // `N passed, N failed` counted from tap's own result files.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { databaseUrl, dropDatabase, withConnection } from '../db/admin.js'
@@ -27,6 +27,21 @@ async function ensureTapPlugins (): Promise<void> {
   await writeFile(stamp, wanted)
 }
 
+/** A folder argument (`npm test -- test/routes/api/recipes`) stands for the test files under it. */
+async function expandFolders (args: string[]): Promise<string[]> {
+  const expanded: string[] = []
+  for (const arg of args) {
+    if (arg.startsWith('-') || !(await stat(arg).then(s => s.isDirectory(), () => false))) {
+      expanded.push(arg)
+      continue
+    }
+    const files = (await readdir(arg, { recursive: true })).filter(file => file.endsWith('.test.ts')).sort()
+    if (files.length === 0) throw new Error(`no test files under ${arg}`)
+    expanded.push(...files.map(file => path.join(arg, file)))
+  }
+  return expanded
+}
+
 async function main (): Promise<number> {
   await ensureTapPlugins()
   let maintenanceUrl = process.env.DATABASE_URL
@@ -48,7 +63,7 @@ async function main (): Promise<number> {
   // c8 sets NODE_V8_COVERAGE for tap and so for every test process (and the servers they spawn); tsx's source maps take
   // the counts back to the .ts files. Its raw data goes to a private folder, so that two runs in one checkout do not mix.
   // Only the whole suite is held to the floor: a run of a few files (`npm test -- test/lib/x.test.ts`) just reports.
-  const tapArgs = process.argv.slice(2)
+  const tapArgs = await expandFolders(process.argv.slice(2))
   const subset = tapArgs.some(arg => !arg.startsWith('-') && existsSync(arg))
   const coverageData = await mkdtemp(path.join(tmpdir(), 'recipes-test-coverage-'))
   const c8Args = ['--temp-directory', coverageData, ...(subset ? ['--no-check-coverage'] : [])]

@@ -115,10 +115,12 @@ export function hostileTexts (size: number): Record<string, string> {
   }
 }
 
-const ld = (data: unknown): string =>
-  `<html lang="en"><head><script type="application/ld+json">${JSON.stringify(data)}</script></head><body></body></html>`
+/** A page whose only content is `data` as JSON-LD (a string is put in as it is), with `extra` markup in its head. */
+export const ld = (data: unknown, extra = ''): string =>
+  `<html lang="en"><head><script type="application/ld+json">${typeof data === 'string' ? data : JSON.stringify(data)}</script>${extra}</head><body></body></html>`
 
-const recipe = (over: Record<string, unknown>): Record<string, unknown> => ({
+/** A small schema.org Recipe, with `over` replacing or adding fields. */
+export const recipe = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   '@context': 'https://schema.org',
   '@type': 'Recipe',
   name: 'Fluffy Pancakes',

@@ -11,22 +11,10 @@ import { boundNesting } from '../../lib/recipe-import/extract/guard.js'
 import { extractRecipe } from '../../lib/recipe-import/extract/index.js'
 import { parseJsonLd } from '../../lib/recipe-import/extract/json-ld.js'
 import type { RecipePreview } from '../../lib/recipe-import/preview.js'
-import { hostilePages } from '../helpers/hostile-inputs.js'
+import { hostilePages, ld, recipe } from '../helpers/hostile-inputs.js'
 import { LINEAR_GROWTH, workOf } from '../helpers/work.js'
 
 const PAGE = 'https://cook.example.com/recipes/pancakes/'
-
-const ld = (data: unknown, extra = ''): string =>
-  `<html lang="en"><head><script type="application/ld+json">${typeof data === 'string' ? data : JSON.stringify(data)}</script>${extra}</head><body></body></html>`
-
-const recipe = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  '@context': 'https://schema.org',
-  '@type': 'Recipe',
-  name: 'Fluffy Pancakes',
-  recipeIngredient: ['2 cups flour', '1 egg'],
-  recipeInstructions: [{ '@type': 'HowToStep', text: 'Mix.' }, { '@type': 'HowToStep', text: 'Fry.' }],
-  ...over
-})
 
 function extract (html: string, url = PAGE): RecipePreview {
   const result = extractRecipe(html, url)
