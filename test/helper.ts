@@ -137,18 +137,7 @@ export * from './helpers/recipes.js'
 export * from './helpers/social.js'
 export * from './helpers/images.js'
 export * from './helpers/admins.js'
-export * from './helpers/jobs.js'
+export * from './helpers/wait.js'
 
 /** A public client address: loopback and private addresses are exempt from most rate limits. */
 export const PUBLIC_IP = '203.0.113.10'
-
-/** Waits for background work (notifications, emails) to land: polls `check` until it returns a value or the deadline passes. */
-export async function eventually<T> (check: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value != null && value !== false) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}

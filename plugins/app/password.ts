@@ -1,6 +1,7 @@
 // bcrypt at BCRYPT_COST (12 by default), never on the event loop: a pool of worker threads (lib/password-worker.ts,
-// piscina) does the hashing, at the lowest priority when a hash is expensive. Not libuv's pool: file reads and DNS share that one, and a low-priority thread holding its queue
-// lock would stall the event loop (measured: stored-image p99 doubled when libuv's pool ran at SCHED_IDLE).
+// piscina) does the hashing, at the lowest priority when a hash is expensive. Not libuv's pool: file reads and DNS
+// share that one, and a low-priority thread holding its queue lock would stall the event loop (measured: stored-image
+// p99 doubled when libuv's pool ran at SCHED_IDLE).
 import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import bcrypt from 'bcrypt'
