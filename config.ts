@@ -19,6 +19,13 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Longest a request's statement may run, and wait for a lock; past them the request answers 503 with Retry-After. */
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 5000 }),
+  DB_LOCK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
+  /** Longest a statement waits for a pool connection (all busy, or the database unreachable) before it is dropped. */
+  DB_POOL_WAIT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000 }),
+  /** A background job's statements (data deletions, digests) may run this long. */
+  DB_JOB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 3_600_000, default: 60_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   CACHE_PREFIX: Type.String({ default: 'rp:' }),
   /** bcrypt cost of password hashes: 2^cost rounds. Production refuses less than 10 (load-time check below). */
@@ -100,6 +107,8 @@ export interface Config {
   /** Unset means the process runs an embedded PostgreSQL in `dataDir/pg`. */
   databaseUrl?: string
   dbPoolMax: number
+  /** Bounds on database waits (milliseconds): plugins/external/db.ts. */
+  dbTimeouts: { statementMs: number, lockMs: number, poolWaitMs: number, jobStatementMs: number }
   /** bcrypt cost of new password hashes (existing hashes verify at the cost they were made with). */
   bcryptCost: number
   redisUrl?: string
@@ -279,6 +288,12 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     dataDir,
     databaseUrl: env.DATABASE_URL,
     dbPoolMax: env.DB_POOL_MAX,
+    dbTimeouts: {
+      statementMs: env.DB_STATEMENT_TIMEOUT_MS,
+      lockMs: env.DB_LOCK_TIMEOUT_MS,
+      poolWaitMs: env.DB_POOL_WAIT_MS,
+      jobStatementMs: env.DB_JOB_STATEMENT_TIMEOUT_MS
+    },
     bcryptCost: env.BCRYPT_COST,
     redisUrl: env.REDIS_URL,
     cachePrefix: env.CACHE_PREFIX,

@@ -8,7 +8,17 @@ interface ErrorBody {
   [extra: string]: unknown
 }
 
-interface Mapped { status: number, body: ErrorBody }
+interface Mapped { status: number, body: ErrorBody, headers?: Record<string, number> }
+
+/** Seconds a client waits before retrying work the database could not take on now (decisions.md's Retry-After). */
+export const RETRY_AFTER_SECONDS = 2
+
+/** The database (or Redis) is away, overloaded or locked: passing trouble of the service, never a 500 or a hang. */
+export const UNAVAILABLE: Mapped = {
+  status: 503,
+  body: { error: 'Service temporarily unavailable' },
+  headers: { 'retry-after': RETRY_AFTER_SECONDS }
+}
 
 interface AjvIssue { instancePath?: string, message?: string, keyword?: string, params?: Record<string, unknown> }
 
@@ -58,9 +68,13 @@ function fromPostgres (code: string): Mapped | undefined {
   if (code === '23503') return { status: 404, body: { error: 'Referenced resource not found' } }
   // 23502 not-null and 23514 check violations are input the schema let through.
   if (code.startsWith('22') || code === '23502' || code === '23514') return INVALID_VALUE
-  if (code === '40001' || code === '40P01' || code === '55P03' || code === '57014') {
-    return { status: 503, body: { error: 'Service busy, please retry' } }
+  // Serialization failure, deadlock: this attempt lost a race; the same request again will likely succeed.
+  if (code === '40001' || code === '40P01') {
+    return { status: 503, body: { error: 'Service busy, please retry' }, headers: { 'retry-after': 1 } }
   }
+  // 55P03 lock_timeout, 57014 statement_timeout or a statement dropped after waiting DB_POOL_WAIT_MS for a
+  // connection (plugins/external/db.ts); 57P01-57P03: the server is shutting down or starting.
+  if (code === '55P03' || code === '57014' || code === '57P01' || code === '57P02' || code === '57P03') return UNAVAILABLE
   return undefined
 }
 
@@ -120,7 +134,7 @@ export function mapError (err: FastifyError | HttpError | Error): Mapped {
   if (err instanceof SyntaxError && fe.statusCode === 400) return FASTIFY_CODES.FST_ERR_CTP_INVALID_JSON_BODY
 
   // A database (or Redis) that cannot be reached is the service's trouble, and passing: not a 500.
-  if (isUnreachable(err)) return { status: 503, body: { error: 'Service temporarily unavailable' } }
+  if (isUnreachable(err)) return UNAVAILABLE
   const pgCode = postgresCode(err)
   if (pgCode != null) return fromPostgres(pgCode) ?? { status: 500, body: { error: 'Internal server error' } }
 
@@ -145,9 +159,11 @@ export function sendError (request: FastifyRequest, reply: FastifyReply, status:
 }
 
 export function handleError (err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const { status, body } = mapError(err)
+  const { status, body, headers } = mapError(err)
   if (err instanceof HttpError && err.headers != null) reply.headers(err.headers)
-  if (status >= 500) request.log.error({ err }, 'request failed')
+  if (headers != null) reply.headers(headers)
+  if (status === 503) request.log.warn({ err }, 'request refused: service unavailable')
+  else if (status >= 500) request.log.error({ err }, 'request failed')
   else request.log.debug({ status, error: body.error }, 'request rejected')
   return sendError(request, reply, status, body)
 }

@@ -96,7 +96,13 @@ export const tooManyRequests = (retryAfter: number, limit?: 'global' | 'router' 
     extra: { retryAfter, ...(limit != null && { limit }) },
     headers: max == null ? undefined : { 'x-ratelimit-limit': max, 'x-ratelimit-remaining': 0, 'x-ratelimit-reset': retryAfter }
   })
-export const ServiceUnavailable = named('SERVICE_UNAVAILABLE', 503, 'Service temporarily unavailable')
+/** A dependency (database, cache, storage) is away for now: clients retry after Retry-After seconds. */
+export class ServiceUnavailable extends HttpError {
+  constructor () {
+    super(503, 'Service temporarily unavailable', { code: 'SERVICE_UNAVAILABLE', headers: { 'retry-after': 2 } })
+    this.name = 'SERVICE_UNAVAILABLE'
+  }
+}
 export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retry')
 /** The client closed its connection before its work began: nobody reads this answer. */
 export const RequestAbandoned = named('REQUEST_ABANDONED', 499, 'Request abandoned by the client')

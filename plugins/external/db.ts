@@ -2,6 +2,8 @@
 // Columns arrive camelCased (`author_id` -> `authorId`) so rows match the Drizzle table types (`$inferSelect`).
 import fp from 'fastify-plugin'
 import postgres from 'postgres'
+import { RequestAbandoned } from '../../lib/errors.js'
+import { scope, type Scope } from '../../lib/request-scope.js'
 
 /**
  * A database handle: the pool, or the transaction a service opened. Repositories take one on every method, so the
@@ -43,8 +45,77 @@ declare module 'fastify' {
   }
 }
 
+/** What postgres.js's Query carries that the guard below uses (internal to postgres.js 3, stable across its releases). */
+interface PendingStatement {
+  handler: ((query: PendingStatement) => void) & { debug?: unknown }
+  resolve: (value: unknown) => void
+  reject: (reason: unknown) => void
+  /** True once the statement is the one its connection runs (it stops waiting for a connection). */
+  active: boolean
+  /**
+   * postgres.js's cancel, called directly: Query#cancel drops the promise it returns, which rejects (unhandled, and
+   * fatal) when the cancel request cannot reach the server.
+   */
+  canceller: ((query: PendingStatement) => Promise<void>) | null
+}
+
+/** SQLSTATE 57014, as PostgreSQL reports a cancelled statement: lib/error-body.ts answers 503 with Retry-After. */
+function poolWaitExceeded (waitMs: number): Error {
+  return Object.assign(new Error(`no database connection within ${waitMs} ms`), { name: 'PostgresError', code: '57014' })
+}
+
+/**
+ * The pool with two bounds postgres.js lacks. A statement that has not started within `poolWaitMs` (every connection
+ * busy or blocked, or the database unreachable and postgres.js reconnecting with a backoff up to 20 s) is cancelled:
+ * still queued, it never runs; already sent behind a blocked statement, PostgreSQL cancels it as it starts. And a
+ * statement of a request whose client has gone is never started. Transactions are bounded in `transaction` below.
+ */
+function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
+  function watch<T> (query: T): T {
+    const statement = query as unknown as PendingStatement
+    // Fragments and identifiers (`sql(row)`, `sql('name')`) are not statements.
+    if (typeof statement?.handler !== 'function' || typeof statement.canceller !== 'function') return query
+    const execute = statement.handler
+    const handler: PendingStatement['handler'] = pending => {
+      const signal = scope.getStore()?.signal
+      if (signal?.aborted === true) {
+        pending.reject(new RequestAbandoned())
+        return
+      }
+      const drop = (reason: Error): void => {
+        if (pending.active) return
+        pending.reject(reason)
+        const cancel = pending.canceller
+        pending.canceller = null
+        cancel?.(pending).catch(() => {})
+      }
+      const timer = setTimeout(() => { drop(poolWaitExceeded(poolWaitMs)) }, poolWaitMs)
+      const abandon = (): void => { drop(new RequestAbandoned()) }
+      signal?.addEventListener('abort', abandon, { once: true })
+      const settle = (): void => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', abandon)
+      }
+      const { resolve, reject } = pending
+      pending.resolve = value => { settle(); resolve(value) }
+      pending.reject = reason => { settle(); reject(reason) }
+      execute(pending)
+    }
+    handler.debug = execute.debug
+    statement.handler = handler
+    return query
+  }
+  return new Proxy(sql, {
+    apply: (target, self, args: Parameters<postgres.Sql>) => watch(Reflect.apply(target, self, args)),
+    get (target, property, receiver) {
+      if (property !== 'unsafe') return Reflect.get(target, property, receiver)
+      return (...args: Parameters<postgres.Sql['unsafe']>) => watch(target.unsafe(...args))
+    }
+  })
+}
+
 export default fp(async fastify => {
-  const { databaseUrl, dbPoolMax } = fastify.config
+  const { databaseUrl, dbPoolMax, dbTimeouts } = fastify.config
   if (databaseUrl == null) throw new Error('databaseUrl must be resolved before the app is built')
   const sql = postgres(databaseUrl, {
     max: dbPoolMax,
@@ -53,12 +124,63 @@ export default fp(async fastify => {
     onnotice: () => {},
     // Only column names: json values keep the keys clients sent.
     transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
-    connection: { application_name: 'recipe-platform', TimeZone: 'UTC' }
+    // Every statement is bounded: a locked table or a runaway query answers 503 instead of holding the request.
+    connection: {
+      application_name: 'recipe-platform',
+      TimeZone: 'UTC',
+      statement_timeout: dbTimeouts.statementMs,
+      lock_timeout: dbTimeouts.lockMs
+    }
   })
-  fastify.decorate('db', sql)
+  const pool = guardedPool(sql, dbTimeouts.poolWaitMs)
+  fastify.decorate('db', pool)
   fastify.decorate('transaction', async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
+    const current: Scope | undefined = scope.getStore()
+    if (current?.signal?.aborted === true) throw new RequestAbandoned()
+    // `begin` waits for a connection of its own, out of the guard's sight: the same bound, kept here. A transaction
+    // that gets its connection after the caller gave up rolls back before its work starts.
+    let abandoned = false
+    let timer: NodeJS.Timeout | undefined
+    let giveUp: (reason: Error) => void = () => {}
+    const expired = new Promise<never>((_resolve, reject) => {
+      giveUp = reason => { abandoned = true; reject(reason) }
+      timer = setTimeout(() => { giveUp(poolWaitExceeded(dbTimeouts.poolWaitMs)) }, dbTimeouts.poolWaitMs)
+    })
+    const onAbort = (): void => { giveUp(new RequestAbandoned()) }
+    current?.signal?.addEventListener('abort', onAbort, { once: true })
     // postgres.js types a transaction as a narrower `TransactionSql`; for queries it is the same tagged template.
-    return await (sql.begin(async tx => await work(tx as unknown as Db)) as Promise<T>)
+    const done = sql.begin(async tx => {
+      clearTimeout(timer)
+      current?.signal?.removeEventListener('abort', onAbort)
+      if (abandoned) throw new RequestAbandoned()
+      // Jobs (deletions of large accounts, digests) get longer than a request's statements.
+      if (current?.job === true) await tx.unsafe(`set local statement_timeout = ${dbTimeouts.jobStatementMs}`)
+      return await work(tx as unknown as Db)
+    }) as Promise<T>
+    done.catch(() => {})
+    try {
+      return await Promise.race([done, expired])
+    } finally {
+      clearTimeout(timer)
+      current?.signal?.removeEventListener('abort', onAbort)
+    }
+  })
+
+  // Each request runs in a scope whose signal aborts when its client disconnects before the answer: statements not yet
+  // started are then never sent (work nobody waits for, such as a second deletion request a retry already made).
+  // Entered again after the body is parsed: parsing continues in the socket's events, outside the first entry.
+  const scopes = new WeakMap<object, Scope>()
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const controller = new AbortController()
+    reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort() })
+    const requestScope = { signal: controller.signal }
+    scopes.set(request, requestScope)
+    scope.run(requestScope, done)
+  })
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    const requestScope = scopes.get(request)
+    if (requestScope == null || scope.getStore() === requestScope) done()
+    else scope.run(requestScope, done)
   })
   fastify.addHook('onClose', async () => { await sql.end({ timeout: 5 }) })
 }, { name: 'db' })

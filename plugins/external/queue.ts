@@ -2,6 +2,7 @@
 // that transaction commits, and runs once even with several instances.
 import fp from 'fastify-plugin'
 import PgBoss from 'pg-boss'
+import { JOB_SCOPE, scope } from '../../lib/request-scope.js'
 import type { Db } from './db.js'
 
 export interface SendOptions {
@@ -14,13 +15,21 @@ export interface SendOptions {
 /** What a handler learns about its job: `final` is true on the last attempt pg-boss will make. */
 export interface JobInfo { id: string, retryCount: number, final: boolean }
 
+export interface WorkOptions {
+  /** Jobs fetched at once and run concurrently on this instance (default 10). */
+  batchSize?: number
+}
+
 export interface Queue {
   /** Enqueues a job; with `tx` it commits or rolls back with the caller's transaction. */
   send: (name: string, data: object, tx?: Db, options?: SendOptions) => Promise<void>
   /** Enqueues many jobs of one name (a fan-out), pipelined on `tx` when given. */
   sendMany: (name: string, data: object[], tx?: Db, options?: SendOptions) => Promise<void>
-  /** Runs `handler` for every job of `name` (one at a time per instance); a throw retries with backoff. */
-  work: <T extends object>(name: string, handler: (data: T, job: JobInfo) => Promise<void>) => Promise<void>
+  /**
+   * Runs `handler` for every job of `name`, up to `batchSize` at once per instance; a throw retries with backoff. A job
+   * may run again after its process died mid-way (at least once), so handlers make their effects idempotent.
+   */
+  work: <T extends object>(name: string, handler: (data: T, job: JobInfo) => Promise<void>, options?: WorkOptions) => Promise<void>
   /**
    * Runs the job `name` on a cron schedule (UTC), once per tick across all instances. Nothing is scheduled when
    * SCHEDULED_JOBS is off (tests drive timed work with their own clock).
@@ -34,7 +43,18 @@ declare module 'fastify' {
   }
 }
 
-const POLL_SECONDS = 1
+/** An idle worker looks for jobs this often; a send on the same instance wakes it at once. */
+const POLL_MS = 1000
+const DEFAULT_BATCH = 10
+/**
+ * A running job's lease: its worker renews it every HEARTBEAT_SECONDS, so a job whose process died (kill -9, lost
+ * machine) expires LEASE_SECONDS after its last renewal, and pg-boss's maintenance (every MAINTENANCE_SECONDS) puts it
+ * back for its retry (JOB_RETRY_DELAY_SECONDS later, with backoff): with the defaults, retried within a minute. pg-boss's
+ * own expiry is fixed when the job is sent (15 minutes by default), and its worker keeps no lease.
+ */
+export const LEASE_SECONDS = 15
+const HEARTBEAT_SECONDS = 5
+const MAINTENANCE_SECONDS = 10
 
 /** pg-boss's adapter for running its statements on our transaction. */
 const onTransaction = (tx: Db): PgBoss.Db => ({
@@ -61,12 +81,20 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     schedule: fastify.config.jobs.scheduled,
     retryLimit: 5,
     retryDelay: fastify.config.jobs.retryDelaySeconds,
-    retryBackoff: true
+    retryBackoff: true,
+    expireInSeconds: LEASE_SECONDS,
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+    // Finished jobs leave the live table after an hour: at hundreds of jobs a second a day's worth would slow fetches.
+    archiveCompletedAfterSeconds: 3600
   }
   type Handler = (data: object, job: JobInfo) => Promise<void>
-  const handlers = new Map<string, Handler>()
+  interface Worker { handler: Handler, batchSize: number }
+  const handlers = new Map<string, Worker>()
   const schedules = new Map<string, string>()
-  const workers = new Map<string, string>()
+  /** Wakes a worker's idle wait, per queue. */
+  const wakers = new Map<string, () => void>()
+  const loops = new Set<Promise<void>>()
+  const state = { stopping: false }
   let boss: PgBoss | null = null
   let starting: Promise<PgBoss> | null = null
 
@@ -86,12 +114,73 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     created.add(name)
   }
 
-  async function attach (instance: PgBoss, name: string, handler: Handler): Promise<void> {
+  /** Renews the lease of jobs still running. */
+  async function renew (name: string, ids: string[]): Promise<void> {
+    await fastify.db`update pgboss.job set expire_in = now() - started_on + ${LEASE_SECONDS} * interval '1 second'
+      where name = ${name} and id = any(${ids}::uuid[]) and state = 'active'`
+  }
+
+  /** Runs one fetched batch concurrently, renewing leases meanwhile, then completes or fails each job by itself. */
+  async function runBatch (instance: PgBoss, name: string, handler: Handler, jobs: Array<PgBoss.JobWithMetadata<object>>): Promise<void> {
+    const running = new Set(jobs.map(job => job.id))
+    const heartbeat = setInterval(() => {
+      renew(name, [...running]).catch((err: unknown) => { fastify.log.warn({ err, queue: name }, 'job lease renewal failed') })
+    }, HEARTBEAT_SECONDS * 1000)
+    const failed: Array<{ id: string, err: unknown }> = []
+    try {
+      await Promise.all(jobs.map(async job => {
+        try {
+          await scope.run(JOB_SCOPE, async () => {
+            await handler(job.data, { id: job.id, retryCount: job.retryCount, final: job.retryCount >= job.retryLimit })
+          })
+        } catch (err) {
+          failed.push({ id: job.id, err })
+          fastify.log.warn({ err, queue: name, jobId: job.id, attempt: job.retryCount + 1 }, 'job failed')
+        } finally {
+          running.delete(job.id)
+        }
+      }))
+    } finally {
+      clearInterval(heartbeat)
+    }
+    const failedIds = new Set(failed.map(f => f.id))
+    const done = jobs.filter(job => !failedIds.has(job.id)).map(job => job.id)
+    // A job left active here (database away) expires with its lease and runs again: handlers are idempotent.
+    try {
+      if (done.length > 0) await instance.complete(name, done)
+      for (const { id, err } of failed) await instance.fail(name, id, { message: err instanceof Error ? err.message : String(err) })
+    } catch (err) {
+      fastify.log.error({ err, queue: name }, 'could not record job results')
+    }
+  }
+
+  /** Resolves after `ms`, or at once when a send on this instance (or shutdown) wakes the queue's worker. */
+  async function idle (name: string, ms: number): Promise<void> {
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(wake, ms)
+      function wake (): void { clearTimeout(timer); wakers.delete(name); resolve() }
+      wakers.set(name, wake)
+    })
+  }
+
+  /** A queue's worker: fetches again at once while batches come back full, and idles only when the queue is empty. */
+  async function workLoop (instance: PgBoss, name: string, { handler, batchSize }: Worker): Promise<void> {
+    while (!state.stopping) {
+      let jobs: Array<PgBoss.JobWithMetadata<object>> = []
+      try {
+        jobs = await instance.fetch<object>(name, { batchSize, includeMetadata: true }) ?? []
+      } catch (err) {
+        fastify.log.error({ err, queue: name }, 'job fetch failed')
+      }
+      if (jobs.length > 0) await runBatch(instance, name, handler, jobs)
+      if (jobs.length < batchSize && !state.stopping) await idle(name, POLL_MS)
+    }
+  }
+
+  async function attach (instance: PgBoss, name: string, worker: Worker): Promise<void> {
     await ensureQueue(instance, name)
-    const workOptions = { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1, includeMetadata: true } as const
-    workers.set(name, await instance.work<object>(name, workOptions, async jobs => {
-      for (const job of jobs) await handler(job.data, { id: job.id, retryCount: job.retryCount, final: job.retryCount >= job.retryLimit })
-    }))
+    const loop = workLoop(instance, name, worker).catch((err: unknown) => { fastify.log.error({ err, queue: name }, 'job worker stopped') })
+    loops.add(loop)
   }
 
   /** Starts pg-boss once; a failed start (database down) is retried by the next caller or the retry timer. */
@@ -101,7 +190,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
       instance.on('error', err => fastify.log.error({ err }, 'job queue error'))
       try {
         await instance.start()
-        for (const [name, handler] of handlers) await attach(instance, name, handler)
+        for (const [name, worker] of handlers) await attach(instance, name, worker)
         for (const [name, cron] of schedules) await instance.schedule(name, cron)
       } catch (err) {
         starting = null
@@ -127,9 +216,9 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
   await startOrRetry()
 
   // Wake this instance's worker instead of waiting for its next poll.
-  function wake (instance: PgBoss, name: string): void {
-    const worker = workers.get(name)
-    if (worker != null) setImmediate(() => instance.notifyWorker(worker))
+  function wake (name: string): void {
+    const waker = wakers.get(name)
+    if (waker != null) setImmediate(waker)
   }
 
   async function sendMany (name: string, items: object[], tx?: Db, sendOptions: SendOptions = {}): Promise<void> {
@@ -140,7 +229,7 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     // text, which postgres.js would encode a second time.)
     const options = { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) }
     await Promise.all(items.map(async data => await instance.send(name, data, options)))
-    wake(instance, name)
+    wake(name)
   }
 
   fastify.decorate('queue', {
@@ -154,17 +243,20 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
         await boss.schedule(name, cron)
       }
     },
-    async work<T extends object> (name: string, handler: (data: T, job: JobInfo) => Promise<void>) {
+    async work<T extends object> (name: string, handler: (data: T, job: JobInfo) => Promise<void>, workOptions: WorkOptions = {}) {
       // pg-boss hands back the object that was sent under this name.
-      const untyped = handler as Handler
-      handlers.set(name, untyped)
-      if (boss != null) await attach(boss, name, untyped)
+      const worker = { handler: handler as Handler, batchSize: workOptions.batchSize ?? DEFAULT_BATCH }
+      handlers.set(name, worker)
+      if (boss != null) await attach(boss, name, worker)
     }
   } satisfies Queue)
 
   // Stop taking jobs before the pools close; running jobs finish (graceful).
   fastify.addHook('preClose', async () => {
     clearTimeout(retry)
+    state.stopping = true
+    for (const waker of [...wakers.values()]) waker()
+    await Promise.all(loops)
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 })
   })
 }, { name: 'queue', dependencies: ['db'] })

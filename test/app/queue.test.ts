@@ -1,6 +1,7 @@
 // The durable job queue (plugins/external/queue.ts) on its own terms: transactional sends, one run across instances,
 // retries with backoff that say which attempt is the last, and a shutdown that waits for running jobs.
 import t from 'tap'
+import { LEASE_SECONDS } from '../../plugins/external/queue.js'
 import { build, drainJobs, eventually } from '../helper.js'
 
 t.test('a job sent in a transaction exists only if it commits', async t => {
@@ -52,4 +53,45 @@ t.test('closing the app waits for a running job', async t => {
   await eventually(async () => started)
   await app.close()
   t.ok(finished, 'the job finished before close resolved')
+})
+
+t.test('a batch runs at once, and the worker fetches again while jobs remain', async t => {
+  const app = await build(t)
+  let running = 0
+  let peak = 0
+  let done = 0
+  // Each job waits until ten have run at the same time: one job at a time would never get there.
+  await app.queue.work('test.batch', async () => {
+    running++
+    peak = Math.max(peak, running)
+    await eventually(async () => peak >= 10)
+    running--
+    done++
+  }, { batchSize: 10 })
+  await app.queue.sendMany('test.batch', Array.from({ length: 30 }, (_, n) => ({ n })))
+  await drainJobs(app, ['test.batch'])
+  t.equal(peak, 10, 'ten at once, no more')
+  t.equal(done, 30)
+})
+
+t.test('a running job renews its lease; a failing job in a batch fails alone', async t => {
+  const app = await build(t)
+  let release = false
+  await app.queue.work<{ fail: boolean }>('test.lease', async ({ fail }) => {
+    if (fail) throw new Error('this one fails')
+    await eventually(async () => release, 30_000)
+  })
+  await app.queue.sendMany('test.lease', [{ fail: false }, { fail: true }], undefined, { retryLimit: 0 })
+  // Sent with a lease of LEASE_SECONDS from its start; each renewal makes it LEASE_SECONDS from the renewal.
+  const renewed = await eventually(async () => {
+    const [job] = await app.db<Array<{ leaseSeconds: number }>>`select extract(epoch from expire_in)::float8 as lease_seconds
+      from pgboss.job where name = 'test.lease' and state = 'active' and data->>'fail' = 'false'`
+    return job != null && job.leaseSeconds > LEASE_SECONDS
+  }, 20_000)
+  t.ok(renewed, 'the lease was renewed while the job ran')
+  release = true
+  await drainJobs(app, ['test.lease'])
+  const states = await app.db<Array<{ fail: string, state: string }>>`select data->>'fail' as fail, state from pgboss.job
+    where name = 'test.lease' order by fail`
+  t.same(states.map(s => [s.fail, s.state]), [['false', 'completed'], ['true', 'failed']])
 })

@@ -110,7 +110,7 @@ export default fp(async fastify => {
         notificationId: n.id
       })
     }
-  })
+  }, { batchSize: 50 })
 }, {
   name: 'notification-service',
   dependencies: ['notifications-repository', 'notification-delivery-repository', 'email-service', 'push-service', 'queue', 'cache', 'db']

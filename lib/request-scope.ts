@@ -1,0 +1,23 @@
+// What the database layer knows about the work it runs for: a request (whose client may go away) or a background job.
+// Carried by AsyncLocalStorage, so repositories need no extra argument: plugins/external/db.ts reads it.
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+export interface Scope {
+  /** Aborted when the request's client has gone (its connection closed before the response was sent). */
+  signal?: AbortSignal
+  /** A background job: its transactions may run longer (DB_JOB_STATEMENT_TIMEOUT_MS). */
+  job?: true
+}
+
+export const scope = new AsyncLocalStorage<Scope>()
+
+/** The scope of a background job. */
+export const JOB_SCOPE: Scope = Object.freeze({ job: true })
+
+/**
+ * Runs work that several requests share (a batched statement, a coalesced count) outside any one of them: one
+ * client leaving must not drop what the others wait for.
+ */
+export function shared<T> (work: () => T): T {
+  return scope.exit(work)
+}
