@@ -72,6 +72,24 @@ export const revokedTokens = pgTable('revoked_tokens', {
   expiresAt: timestamptz('expires_at').notNull()
 }, t => [index('revoked_tokens_expires_idx').on(t.expiresAt)])
 
+/**
+ * Answers to requests sent with an `Idempotency-Key` (plugins/app/idempotency.ts), per user: a retry of the same
+ * request gets the stored answer instead of doing the work again. `statusCode` null while the first is running.
+ * Kept 24 hours.
+ */
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  /** sha256 of method, URL and body: the same key with another request is refused. */
+  fingerprint: text('fingerprint').notNull(),
+  statusCode: integer('status_code'),
+  response: text('response'),
+  createdAt: createdAt()
+}, t => [
+  primaryKey({ columns: [t.userId, t.key] }),
+  index('idempotency_keys_created_idx').on(t.createdAt)
+])
+
 export const DIGEST_FREQUENCIES = ['none', 'daily', 'weekly'] as const
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 

@@ -29,7 +29,7 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   423: 'Account locked after repeated wrong passwords; `retryAfter` says for how long',
   429: 'Rate limit reached: `limit` names it, `retryAfter` and the Retry-After header say when to try again',
   500: 'Unexpected server error (the body never carries details)',
-  503: 'A dependency is unavailable; try again later'
+  503: 'The database or another dependency is unavailable, busy or locked for now: retry after the Retry-After header\'s seconds'
 }
 
 const describe = (code: string) => ERROR_DESCRIPTIONS[code] ?? 'Error'
@@ -80,7 +80,8 @@ export default fp(async fastify => {
     // Folder = prefix = tag: /api/recipe-import/... is documented under "Recipe Import" unless the route says otherwise.
     schema.tags ??= tagOf(route.prefix)
     const takesInput = schema.body != null || schema.querystring != null || schema.params != null
-    documentErrors(route, takesInput ? [400, 500] : [500])
+    // Any route may meet the database away or locked (plugins/external/db.ts bounds every wait): 503 with Retry-After.
+    documentErrors(route, takesInput ? [400, 500, 503] : [500, 503])
     describeErrors(route)
   })
 }, { name: 'schemas' })

@@ -151,6 +151,8 @@ export const dataDeletionRepository = {
     // What the user imported and asked the AI for (URLs, prompts); the month's usage counts stay with the plan.
     await db`delete from import_logs where user_id = ${userId}`
     await db`delete from ai_generations where user_id = ${userId}`
+    // Stored answers of keyed requests hold what the user sent and got back.
+    await db`delete from idempotency_keys where user_id = ${userId}`
     await db`update users set avatar_url = null, bio = null, location = null, updated_at = now() where id = ${userId}`
   }
 }
