@@ -110,7 +110,10 @@ const ajvCompilers = AjvCompiler()
 const buildValidator = (externalSchemas: unknown, ajvOptions: { customOptions?: Record<string, unknown>, plugins?: unknown[] }) => {
   const lenient = ajvCompilers(externalSchemas as never, ajvOptions as never)
   const strict = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never)
-  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : lenient)(route as never)
+  // A headers schema names the headers a route reads; dropping the others (removeAdditional) would take the
+  // multipart boundary and the user agent away from the route.
+  const headers = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, removeAdditional: false } } as never)
+  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : route.httpPart === 'headers' ? headers : lenient)(route as never)
 }
 
 export type ServerOptions = FastifyHttpOptions<Server, FastifyBaseLogger>

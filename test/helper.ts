@@ -62,6 +62,11 @@ export async function testConfig (env: Record<string, string | undefined> = {}):
     // settings keep (NODE_ENV=production refuses less than 10).
     BCRYPT_COST: env.NODE_ENV === 'production' ? undefined : '4',
     SCHEDULED_JOBS: 'false',
+    // Three test files share two cores, and fixtures insert tens of thousands of rows in one statement: the database
+    // bounds are wider than production's here. test/app/database-faults.test.ts sets short ones to prove them.
+    DB_STATEMENT_TIMEOUT_MS: '30000',
+    DB_LOCK_TIMEOUT_MS: '10000',
+    DB_POOL_WAIT_MS: '30000',
     ...env
   })
 }

@@ -50,13 +50,27 @@ interface PendingStatement {
   handler: ((query: PendingStatement) => void) & { debug?: unknown }
   resolve: (value: unknown) => void
   reject: (reason: unknown) => void
-  /** True once the statement is the one its connection runs (it stops waiting for a connection). */
+  /** The backend it was sent to: set once it is written to a connection (possibly behind others, pipelined). */
+  state: unknown
+  /** True once the statement is the one its connection runs. */
   active: boolean
-  /**
-   * postgres.js's cancel, called directly: Query#cancel drops the promise it returns, which rejects (unhandled, and
-   * fatal) when the cancel request cannot reach the server.
-   */
-  canceller: ((query: PendingStatement) => Promise<void>) | null
+  tagged: boolean
+  strings: string[]
+  args: unknown[]
+  options: Record<string, unknown>
+}
+
+/**
+ * Turns a statement that was never sent into `select 1`, which runs when its turn comes and answers nobody. Removing
+ * it from postgres.js's queues is not safe (a connection opening with it as its first query would never be handed
+ * back), nor is postgres.js's cancel, which signals the backend, not the statement: by the time the signal arrives,
+ * the backend may run the next statement of its pipeline, someone else's.
+ */
+function neuter (statement: PendingStatement): void {
+  statement.tagged = false
+  statement.strings = ['select 1']
+  statement.args = []
+  statement.options = { ...statement.options, prepare: false, simple: true }
 }
 
 /** SQLSTATE 57014, as PostgreSQL reports a cancelled statement: lib/error-body.ts answers 503 with Retry-After. */
@@ -65,16 +79,17 @@ function poolWaitExceeded (waitMs: number): Error {
 }
 
 /**
- * The pool with two bounds postgres.js lacks. A statement that has not started within `poolWaitMs` (every connection
- * busy or blocked, or the database unreachable and postgres.js reconnecting with a backoff up to 20 s) is cancelled:
- * still queued, it never runs; already sent behind a blocked statement, PostgreSQL cancels it as it starts. And a
- * statement of a request whose client has gone is never started. Transactions are bounded in `transaction` below.
+ * The pool with two bounds postgres.js lacks. A statement still waiting for a connection after `poolWaitMs` (every
+ * connection busy or blocked, or the database unreachable and postgres.js reconnecting with a backoff up to 20 s)
+ * fails with 57014 and never runs; so does one of a request whose client has gone. A statement already sent (queued
+ * on a connection behind another) is left to finish: its wait is bounded by the lock and statement timeouts of the
+ * one ahead, and its caller learns what really happened. Transactions are bounded in `transaction` below.
  */
 function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
   function watch<T> (query: T): T {
     const statement = query as unknown as PendingStatement
     // Fragments and identifiers (`sql(row)`, `sql('name')`) are not statements.
-    if (typeof statement?.handler !== 'function' || typeof statement.canceller !== 'function') return query
+    if (typeof statement?.handler !== 'function' || !Array.isArray(statement.strings)) return query
     const execute = statement.handler
     const handler: PendingStatement['handler'] = pending => {
       const signal = scope.getStore()?.signal
@@ -83,11 +98,9 @@ function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
         return
       }
       const drop = (reason: Error): void => {
-        if (pending.active) return
+        if (pending.state != null) return
         pending.reject(reason)
-        const cancel = pending.canceller
-        pending.canceller = null
-        cancel?.(pending).catch(() => {})
+        neuter(pending)
       }
       const timer = setTimeout(() => { drop(poolWaitExceeded(poolWaitMs)) }, poolWaitMs)
       const abandon = (): void => { drop(new RequestAbandoned()) }
@@ -172,7 +185,8 @@ export default fp(async fastify => {
   const scopes = new WeakMap<object, Scope>()
   fastify.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController()
-    reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort() })
+    // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
+    reply.raw.once('close', () => { if (!reply.raw.writableEnded) controller.abort() })
     const requestScope = { signal: controller.signal }
     scopes.set(request, requestScope)
     scope.run(requestScope, done)
