@@ -104,6 +104,10 @@ export class ServiceUnavailable extends HttpError {
   }
 }
 export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retry')
+// The admin email log (/api/admin/emails)
+export const EmailNotFound = named('EMAIL_NOT_FOUND', 404, 'Email not found')
+export const EmailNotFailed = named('EMAIL_NOT_FAILED', 409, 'Only a failed email can be resent')
+export const EmailDeliveryOff = named('EMAIL_DELIVERY_OFF', 503, 'Email delivery is not configured: emails are only recorded')
 /** The client closed its connection before its work began: nobody reads this answer. */
 export const RequestAbandoned = named('REQUEST_ABANDONED', 499, 'Request abandoned by the client')
 

@@ -1,7 +1,8 @@
 // Every email goes through the outbox table, which is also the email log. With SMTP configured a row is `queued` and
 // the `email.send` job delivers it (retried with backoff, then `failed`); without SMTP it stays `recorded`
 // (decisions.md: recorded, not sent). The row and its job are written in the caller's transaction, so a rolled-back
-// action sends nothing and a committed one always has its email.
+// action sends nothing and a committed one always has its email. A `failed` row stays in the log; admins put it back
+// to `queued` and `enqueue` gives it a new job (services/admin-emails.ts), whatever became of its first one.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { Transporter } from 'nodemailer'
@@ -23,6 +24,14 @@ export interface OutgoingEmail {
 export interface Mailer {
   /** Records the email and (with SMTP) queues its delivery; with `db` (a transaction) both exist only if it commits. */
   send: (email: OutgoingEmail, db?: Db) => Promise<{ id: string, created: boolean }>
+  /** Whether emails are delivered (SMTP configured); false: they are only recorded. */
+  delivers: boolean
+  /**
+   * Queues a new delivery job for each of these rows, which the caller has just set to `queued` (a resend): with `db`
+   * (a transaction) the jobs exist only if it commits. The job sends only while its row is `queued`, so a job left
+   * over from an earlier attempt, or a second job, finds nothing to do once the row is `sent` or `failed`.
+   */
+  enqueue: (ids: string[], db?: Db) => Promise<void>
 }
 
 declare module 'fastify' {
@@ -32,8 +41,13 @@ declare module 'fastify' {
 }
 
 export const SEND_EMAIL_JOB = 'email.send'
-/** 15 s doubling 8 times: a mail server may be away for about two hours before a message is given up. */
-const RETRY_LIMIT = 8
+/**
+ * Attempts after the first. pg-boss 10 waits `retryDelay * 2^min(16, n + 1) / 2 * (1 + random)` after failed attempt n
+ * (n = 0, 1, ...): the 10 waits add up to retryDelay * (2^10 - 1) * (1 to 2). With JOB_RETRY_DELAY_SECONDS=15 that is
+ * 15 s * 1023 = 4.3 h at least, 6.4 h expected, 8.5 h at most (the last wait alone 2.1 to 4.3 h): a mail server may
+ * be away for hours before a message is given up as `failed`, and admins can still resend it after that.
+ */
+const RETRY_LIMIT = 10
 const ERROR_LENGTH = 500
 
 type OutboxRow = typeof emailOutbox.$inferSelect
@@ -82,6 +96,11 @@ export default fp(async fastify => {
       if (transport != null) await fastify.queue.send(SEND_EMAIL_JOB, { id: row.id }, db, { retryLimit: RETRY_LIMIT })
       fastify.log.info({ emailId: row.id, kind: email.kind, status: row.status }, 'email recorded')
       return { id: row.id, created: true }
+    },
+    delivers: transport != null,
+    async enqueue (ids: string[], db: Db = fastify.db) {
+      if (transport == null) throw new Error('mailer.enqueue: no SMTP configured, emails are only recorded')
+      await fastify.queue.sendMany(SEND_EMAIL_JOB, ids.map(id => ({ id })), db, { retryLimit: RETRY_LIMIT })
     }
   } satisfies Mailer)
 
