@@ -1,7 +1,7 @@
 // Coalesces operations on one key (one hot row) into batches: at most one batch per key runs at a time, and whatever
 // arrives meanwhile waits and runs as the next batch, in one statement. A storm on one row then costs one statement
 // (and one row lock) per round instead of one per request, each waiting for the lock behind the others.
-import { shared } from './request-scope.js'
+import { detached } from './request-scope.js'
 
 export interface Batches<Op, Result> {
   /** Runs the operation in the key's next batch; settles with its own result. */
@@ -69,7 +69,7 @@ export function keyedBatches<Op, Result> (options: BatchOptions<Op, Result>): Ba
           queues.set(key, [])
           // settle() answers every item itself; drain only rejects on a bug, and then this item learns of it.
           // Batches serve several requests: they run outside the first one's scope (its client may leave).
-          shared(async () => { await drain(key, { items: [item], owners: new Set([who]) }) }).catch(reject)
+          detached(async () => { await drain(key, { items: [item], owners: new Set([who]) }) }).catch(reject)
           return
         }
         // Only the last waiting batch takes it: an earlier one could run it before its owner's previous operation.

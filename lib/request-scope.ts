@@ -15,9 +15,10 @@ export const scope = new AsyncLocalStorage<Scope>()
 export const JOB_SCOPE: Scope = Object.freeze({ job: true })
 
 /**
- * Runs work that several requests share (a batched statement, a coalesced count) outside any one of them: one
- * client leaving must not drop what the others wait for.
+ * Runs work outside the current request's scope, so the client leaving does not drop it: work several requests share
+ * (a batched statement, a coalesced count: one client leaving must not fail the others), and clean-up that has to
+ * happen whatever the client does (a refund, a failure record, releasing an idempotency key).
  */
-export function shared<T> (work: () => T): T {
+export function detached<T> (work: () => T): T {
   return scope.exit(work)
 }

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest, onSendAsyncHookHandler, preHandlerAs
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { HttpError, validationError } from '../../lib/errors.js'
-import { shared } from '../../lib/request-scope.js'
+import { detached } from '../../lib/request-scope.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,7 +71,7 @@ export default fp(async fastify => {
     const status = reply.statusCode
     const keep = status < 500 && !TRANSIENT.has(status) && (typeof payload === 'string' || Buffer.isBuffer(payload))
     // Outside the request's scope: a client that has gone still gets its key released for the retry.
-    await shared(async () => {
+    await detached(async () => {
       if (keep) await repo.answer(fastify.db, claim.userId, claim.key, status, payload.toString())
       else await repo.release(fastify.db, claim.userId, claim.key)
     }).catch((err: unknown) => { request.log.warn({ err }, 'idempotency key: answer not stored') })

@@ -17,6 +17,7 @@ import {
   AiRecipesDisabled, aiRequestDeclined, aiUnusableRecipe, HttpError, IdempotencyKeyReused, RecipeLimitReached, RecipeNotFound,
   RequestAbandoned, validationError
 } from '../../../lib/errors.js'
+import { detached } from '../../../lib/request-scope.js'
 import type { GenerateInput } from '../../../schemas/ai-recipes.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import { usagePeriod } from './plans.js'
@@ -209,9 +210,13 @@ export function createAiRecipeService (fastify: FastifyInstance) {
         await finish(id, started, stats, { status: 'success', recipeId: recipe.id })
         return { recipe, generationId: id, created }
       } catch (err) {
-        if (reserved != null) await refund(userId, reserved)
         if (!(err instanceof HttpError)) fastify.log.error({ err, generationId: id }, 'AI generation failed')
-        await finish(id, started, stats, { status: isRefusal(err) ? 'refused' : 'failed', error: logMessage(err) })
+        // Also when the client has gone (the abort is why we are here): the refund and the record must not be dropped.
+        const spent = reserved
+        await detached(async () => {
+          if (spent != null) await refund(userId, spent)
+          await finish(id, started, stats, { status: isRefusal(err) ? 'refused' : 'failed', error: logMessage(err) })
+        })
         throw err
       }
     },

@@ -3,7 +3,7 @@
 // with every write a filter reads, so a cached total is never older than the data (db/migrations/0011).
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { shared } from '../../../lib/request-scope.js'
+import { detached } from '../../../lib/request-scope.js'
 import type { RecipeFilters } from '../../../schemas/recipes.js'
 import { tryCache } from '../../external/cache.js'
 import { searchTerm } from '../repositories/recipe-queries.js'
@@ -37,7 +37,7 @@ export function createListingTotals (fastify: FastifyInstance) {
     let pending = counting.get(key)
     if (pending == null) {
       // Cached before the entry goes, so a later miss finds the count instead of counting again.
-      pending = shared(async () => {
+      pending = detached(async () => {
         const n = await recipes.count(fastify.db, filters, LISTING_COUNT_CAP)
         await tryCache(fastify.log, async () => { await fastify.cache.set(key, n, COUNT_TTL_SECONDS) })
         return n

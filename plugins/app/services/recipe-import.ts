@@ -13,6 +13,7 @@ import type { RecipePreview } from '../../../lib/recipe-import/preview.js'
 import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
 import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-url.js'
 import { parseRecipeText } from '../../../lib/recipe-import/text.js'
+import { detached } from '../../../lib/request-scope.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import { usagePeriod } from './plans.js'
 import { boundedIngredients, boundedMinutes, boundedServings, cutText } from './recipe-fields.js'
@@ -94,8 +95,9 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     userId: string, source: Source, mode: 'preview' | 'create', url: string | null, work: () => Promise<T>
   ): Promise<T> {
     const started = performance.now()
+    // Detached: an import whose client left is logged too (as failed: its remaining database work never started).
     const log = async (status: 'success' | 'failed' | 'refused', extra: { error?: string, recipeId?: string, method?: string }) => {
-      await imports.log(db, {
+      await detached(async () => await imports.log(db, {
         userId,
         source,
         mode,
@@ -105,7 +107,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
         recipeId: extra.recipeId ?? null,
         method: extra.method ?? null,
         durationMs: Math.round(performance.now() - started)
-      }).catch(err => { fastify.log.error({ err }, 'import log not written') })
+      })).catch(err => { fastify.log.error({ err }, 'import log not written') })
     }
     try {
       const result = await work()
