@@ -116,7 +116,8 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported media type',
   422: 'Unprocessable entity',
   423: 'Locked',
-  429: 'Too many requests'
+  429: 'Too many requests',
+  507: 'Insufficient storage'
 }
 
 export function mapError (err: FastifyError | HttpError | Error): Mapped {

@@ -108,6 +108,8 @@ export const ServiceBusy = named('SERVICE_BUSY', 503, 'Service busy, please retr
 export const EmailNotFound = named('EMAIL_NOT_FOUND', 404, 'Email not found')
 export const EmailNotFailed = named('EMAIL_NOT_FAILED', 409, 'Only a failed email can be resent')
 export const EmailDeliveryOff = named('EMAIL_DELIVERY_OFF', 503, 'Email delivery is not configured: emails are only recorded')
+/** The file storage is full (a disk with no space left, a bucket over its quota): nothing of the upload was kept. */
+export const InsufficientStorage = named('INSUFFICIENT_STORAGE', 507, 'Insufficient storage')
 /** The client closed its connection before its work began: nobody reads this answer. */
 export const RequestAbandoned = named('REQUEST_ABANDONED', 499, 'Request abandoned by the client')
 

@@ -1,7 +1,7 @@
 // Object storage for uploaded files: a local directory (the default) or an S3-compatible service through the
 // `minio` client. Keys look like `uploads/<userId>/<id>.webp`; a file's public URL is `<publicUrl>/<key>`.
 import { randomBytes } from 'node:crypto'
-import { access, constants, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import type { Client } from 'minio'
@@ -85,11 +85,30 @@ export function localStorage (dir: string, publicUrl: string): Storage {
       await unlink(fileOf(key)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err })
     },
     async check () {
+      // A write, not a permission check: a full disk is writable by permissions and fails every upload.
       await mkdir(dir, { recursive: true })
-      await access(dir, constants.W_OK)
+      const probe = path.join(dir, `.ready-${randomBytes(6).toString('hex')}`)
+      try {
+        await writeFile(probe, 'ok', { flag: 'wx' })
+      } finally {
+        await rm(probe, { force: true })
+      }
     }
   }
 }
+
+/**
+ * Whether a write failed because the storage is full: no space on the disk or over a quota (local), or the object
+ * store says so (MinIO's XMinioStorageFull, S3-compatible quota codes).
+ */
+export function isStorageFull (err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && STORAGE_FULL.has(code)
+}
+const STORAGE_FULL = new Set(['ENOSPC', 'EDQUOT', 'XMinioStorageFull', 'XMinioAdminBucketQuotaExceeded', 'QuotaExceeded', 'StorageFull'])
+
+/** How long a successful probe write to the object store vouches for it (readiness is polled every second or so). */
+const PROBE_EVERY_MS = 10_000
 
 const isMissing = (err: unknown) => ['NotFound', 'NoSuchKey'].includes((err as { code?: string }).code ?? '')
 
@@ -98,6 +117,8 @@ export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
   const { bucket, region } = settings
   // minio is loaded with the first S3 call: an instance on local storage never needs its ~35 MB.
   let loaded: Promise<Client> | null = null
+  /** When a probe write last succeeded (readiness). */
+  let lastWriteOk = 0
   const client = async (): Promise<Client> => await (loaded ??= import('minio').then(({ Client }) => new Client({
     endPoint: settings.endPoint,
     port: settings.port,
@@ -148,12 +169,18 @@ export function s3Storage (settings: S3Settings, publicUrl: string): Storage {
       await s3.removeObject(bucket, key).catch(err => { if (!isMissing(err)) throw err })
     },
     async check () {
-      // Asks the backend every time (readiness), creating the bucket if it has gone.
+      // Asks the backend every time (readiness), creating the bucket if it has gone; and writes a probe object at
+      // most every PROBE_EVERY_MS (a full or over-quota store still lists its bucket; writes cost money on S3).
       const s3 = await client()
       if (!await s3.bucketExists(bucket)) {
         bucketReady = null
         await ensureBucket()
       }
+      if (Date.now() - lastWriteOk < PROBE_EVERY_MS) return
+      const probe = `.ready/${randomBytes(6).toString('hex')}`
+      await s3.putObject(bucket, probe, Buffer.from('ok'), 2)
+      await s3.removeObject(bucket, probe).catch(() => {})
+      lastWriteOk = Date.now()
     }
   }
 }

@@ -5,7 +5,8 @@ import { createId } from '@paralleldrive/cuid2'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import pLimit from 'p-limit'
-import { ImageDeleteForbidden, ImageNotFound, RequestAbandoned, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
+import { ImageDeleteForbidden, ImageNotFound, InsufficientStorage, RequestAbandoned, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
+import { isStorageFull } from '../../../lib/storage.js'
 import { AVATAR_TYPES, checkImage, IMAGE_TYPES, processImage, sourceHash, type ImageVariant, type ProcessedImage } from '../../../lib/images.js'
 import type { ImageUploadView } from '../../../schemas/media.js'
 import type { Db } from '../../external/db.js'
@@ -59,6 +60,11 @@ export function createMediaService (fastify: FastifyInstance) {
     try {
       await storage.put(row.key, image.data, image.contentType)
     } catch (err) {
+      // Nothing is left of the file (storage.put removes its partial write) and no row was written.
+      if (isStorageFull(err)) {
+        fastify.log.error({ err, key: row.key }, 'storage full: upload refused')
+        throw new InsufficientStorage()
+      }
       fastify.log.error({ err, key: row.key }, 'storage write failed')
       throw new ServiceUnavailable()
     }

@@ -30,7 +30,8 @@ const image: FastifyPluginAsyncTypebox = async fastify => {
         400: ErrorRef,
         413: ErrorRef,
         415: ErrorRef,
-        503: ErrorRef
+        503: ErrorRef,
+        507: described('The file storage is full: nothing was stored', ErrorRef)
       }
     }
   }, async (request, reply) => {

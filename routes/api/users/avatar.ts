@@ -27,7 +27,8 @@ const avatar: FastifyPluginAsyncTypebox = async fastify => {
         400: ErrorRef,
         413: ErrorRef,
         415: ErrorRef,
-        503: ErrorRef
+        503: ErrorRef,
+        507: described('The file storage is full: nothing was stored', ErrorRef)
       }
     }
   }, async request => ({ user: await users.setAvatar(currentUser(request).id, await singleFile(request, 'avatar')) }))

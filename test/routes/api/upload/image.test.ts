@@ -271,7 +271,7 @@ t.test('the document describes the upload form and the key parameter', async t =
   const body = doc.components.schemas[post.requestBody.content['multipart/form-data'].schema.$ref.split('/').pop()]
   t.same(body.required, ['image'])
   t.equal(body.properties.image.format, 'binary')
-  t.same(Object.keys(post.responses).sort(), ['200', '201', '400', '401', '403', '413', '415', '429', '500', '503'])
+  t.same(Object.keys(post.responses).sort(), ['200', '201', '400', '401', '403', '413', '415', '429', '500', '503', '507'])
   const remove = doc.paths['/api/upload/image/{key}'].delete
   t.same(remove.parameters.map((p: { name: string, in: string }) => `${p.in}:${p.name}`), ['path:key'])
   t.ok(doc.paths['/uploads/{userId}/{fileName}'].get.responses['200'].content['image/webp'])
