@@ -88,6 +88,11 @@ const EnvSchema = Type.Object({
   }),
   /** First retry of a failed job after this many seconds, doubling each time (pg-boss backoff). */
   JOB_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 15 }),
+  /**
+   * On SIGTERM, how long the instance keeps serving (readiness 503, `Connection: close` on every answer) before it
+   * stops accepting: the time a load balancer needs to take it out of rotation.
+   */
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1500 }),
   /** Timed jobs (digest emails every minute, clean-ups); off only for tests that drive them with their own clock. */
   SCHEDULED_JOBS: Type.Boolean({ default: true }),
   LOG_LEVEL: Type.Union([
@@ -143,6 +148,8 @@ export interface Config {
   vapid: { publicKey?: string, privateKey?: string, subject: string }
   jobs: { retryDelaySeconds: number, scheduled: boolean }
   dataDeletionGraceSeconds: number
+  /** SHUTDOWN_DRAIN_MS: serving on after SIGTERM, for load balancers to notice. */
+  shutdownDrainMs: number
   analytics: { provider?: 'plausible' | 'umami' | 'matomo' | 'google', siteId?: string, host?: string }
   /** PUSH_SERVICE_ORIGINS, split and trimmed. */
   pushServiceOrigins: string[]
@@ -324,6 +331,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },
     analytics: { provider: env.ANALYTICS_PROVIDER, siteId: env.ANALYTICS_SITE_ID, host: env.ANALYTICS_HOST },
     dataDeletionGraceSeconds: env.DATA_DELETION_GRACE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 7 * 24 * 3600),
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     pushServiceOrigins: env.PUSH_SERVICE_ORIGINS.split(',').map(o => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL
   }

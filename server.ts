@@ -28,7 +28,8 @@ async function loadConfigOrExit (): Promise<Config> {
 }
 
 const config = await loadConfigOrExit()
-const logger = pino(loggerOptions(config) as object) as FastifyBaseLogger
+const pinoLogger = pino(loggerOptions(config) as object)
+const logger = pinoLogger as FastifyBaseLogger
 if (hasEnvFile) logger.info(`Read ${ENV_FILE} (variables set in the environment take precedence)`)
 
 function describeCache (redisUrl: string | undefined): string {
@@ -53,14 +54,29 @@ let database: ProcessDatabase | undefined
 let api: FastifyInstance | undefined
 let proxy: FastifyInstance | undefined
 
-// Signals: finish in-flight requests, close pools, stop the embedded database, exit 0.
-// Uncaught exceptions and unhandled rejections take the same path but exit 1, so a supervisor restarts and alerts.
-closeWithGrace({ delay: 15_000, logger }, async ({ signal, err }) => {
-  if (err != null) logger.error({ err }, 'uncaught error: shutting down')
-  else logger.info({ signal }, 'shutting down')
+/**
+ * Reading every socket at least once more before idle connections are closed: a request whose bytes reached the
+ * machine before the signal is then being served, not lying unread on a connection that looks idle.
+ */
+const READ_TURN_MS = 50
+
+// Signals: drain (readiness 503, `Connection: close`, still serving) for SHUTDOWN_DRAIN_MS, then stop accepting,
+// finish in-flight requests, close pools, stop the embedded database, exit 0. Uncaught exceptions and unhandled
+// rejections close at once and exit 1, so a supervisor restarts and alerts.
+closeWithGrace({ delay: config.shutdownDrainMs + 15_000, logger }, async ({ signal, err }) => {
+  if (err != null) {
+    logger.error({ err }, 'uncaught error: shutting down')
+  } else {
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down')
+    if (api != null) api.lifecycle.draining = true
+    await new Promise(resolve => setTimeout(resolve, Math.max(config.shutdownDrainMs, READ_TURN_MS)))
+  }
   await proxy?.close()
   await api?.close()
   await database?.stop()
+  logger.info('closed')
+  // A transport (pretty output on a terminal) writes from a worker: what is buffered goes out before the exit.
+  pinoLogger.flush()
 })
 
 try {

@@ -6,7 +6,8 @@ import { described } from '../../schemas/common.js'
 
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('error')])
 const Readiness = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+  /** `draining`: the instance is shutting down (SIGTERM) and takes no new traffic, whatever its checks say. */
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('draining')]),
   checks: Type.Object({ database: Check, cache: Check, storage: Check })
 })
 
@@ -34,7 +35,7 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'Readiness: database, cache and file storage reachable',
       response: {
         200: described('Ready: every check is ok', Readiness),
-        503: described('Not ready: `checks` names the failing dependency', Readiness)
+        503: described('Not ready: `checks` names the failing dependency, or `status: draining` while shutting down', Readiness)
       }
     }
   }, async (request, reply) => {
@@ -45,8 +46,9 @@ const readyz: FastifyPluginAsyncTypebox = async fastify => {
     ])
     const checks = { database, cache, storage }
     const ok = Object.values(checks).every(check => check === 'ok')
+    if (fastify.lifecycle.draining) return reply.code(503).send({ status: 'draining' as const, checks })
     if (!ok) request.log.warn({ checks }, 'not ready')
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'error', checks })
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' as const : 'error' as const, checks })
   })
 }
 

@@ -141,6 +141,31 @@ t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
   t.match(server.output.join(''), /shutting down/)
 })
 
+t.test('SIGTERM just after requests were sent on 20 keep-alive connections: every one is answered, then exit 0', async t => {
+  const server = await startServer({ SHUTDOWN_DRAIN_MS: '0' })
+  const REQUEST = 'POST /api/nothing HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'
+  const answers = (text: string) => text.split('HTTP/1.1 ').length - 1
+  const clients = await Promise.all(Array.from({ length: 20 }, async () => {
+    const socket = connect(server.apiPort, '127.0.0.1')
+    const client = { socket, received: '', closed: new Promise(resolve => socket.once('close', resolve)) }
+    socket.on('data', (chunk: Buffer) => { client.received += chunk.toString() })
+    socket.on('error', () => {})
+    await new Promise(resolve => socket.once('connect', resolve))
+    return client
+  }))
+  // A first answer on each: every connection is now an idle keep-alive one, as a browser's or a load balancer's.
+  for (const { socket } of clients) socket.write(REQUEST)
+  await eventually(async () => clients.every(client => answers(client.received) === 1))
+  // The second requests are on the machine (written to the kernel) before the signal is sent.
+  await Promise.all(clients.map(async ({ socket }) => { await new Promise(resolve => socket.write(REQUEST, resolve)) }))
+  server.child.kill('SIGTERM')
+  await Promise.all(clients.map(async client => await client.closed))
+  t.same(clients.map(client => answers(client.received)), clients.map(() => 2), 'every request sent before the signal was answered')
+  t.equal(await server.exited, 0)
+  const messages = logLines(server).map(line => line.msg)
+  t.ok(messages.indexOf('closed') > messages.indexOf('shutting down'), 'the last line says the instance closed')
+})
+
 for (const failure of ['exception', 'rejection']) {
   t.test(`uncaught ${failure}: logged, graceful close, exit 1`, async t => {
     const server = await startServer({ FIXTURE_FAILURE: failure }, [path.resolve('test/fixtures/fail-on-signal.ts')])
