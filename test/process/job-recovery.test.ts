@@ -65,7 +65,8 @@ t.test('kill -9 during an email delivery: another instance delivers it once the 
   const app = await build(t, { env: { SMTP_URL: smtpUrl, JOB_RETRY_DELAY_SECONDS: '1' } })
   const [job] = await app.db<Array<{ state: string, expireSeconds: number }>>`
     select state, extract(epoch from expire_in)::int as expire_seconds from pgboss.job where name = 'email.send'`
-  t.equal(job.state, 'active', 'the killed process left the job active')
+  // Still active, or already put back for its retry when the lease lapsed while this instance was starting.
+  t.ok(['active', 'retry'].includes(job.state), `the killed process left the job unfinished (${job.state})`)
   t.ok(job.expireSeconds <= LEASE_SECONDS, `its lease was ${job.expireSeconds} s, not pg-boss's 15 minutes`)
   // The lease (15 s) plus pg-boss's maintenance round (10 s) and the retry delay: well inside the bound.
   await eventually(async () => accepted.length === 1, 90_000)
