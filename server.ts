@@ -60,15 +60,28 @@ let proxy: FastifyInstance | undefined
  */
 const READ_TURN_MS = 50
 
+/** The web proxy's side of plugins/app/lifecycle.ts: from the signal on, every answer closes its connection. */
+let proxyDraining = false
+
+/**
+ * Both instances answer with `Connection: close` from now on. Node's server.close() closes only the connections idle
+ * at that moment: one whose request is still being served would stay open after its answer (keep-alive) and hold
+ * the close until close-with-grace's timeout (exit 1, pools never closed).
+ */
+function startDraining (): void {
+  if (api != null) api.lifecycle.draining = true
+  proxyDraining = true
+}
+
 // Signals: drain (readiness 503, `Connection: close`, still serving) for SHUTDOWN_DRAIN_MS, then stop accepting,
 // finish in-flight requests, close pools, stop the embedded database, exit 0. Uncaught exceptions and unhandled
-// rejections close at once and exit 1, so a supervisor restarts and alerts.
+// rejections close at once (no drain wait) and exit 1, so a supervisor restarts and alerts.
 closeWithGrace({ delay: config.shutdownDrainMs + 15_000, logger }, async ({ signal, err }) => {
+  startDraining()
   if (err != null) {
     logger.error({ err }, 'uncaught error: shutting down')
   } else {
     logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down')
-    if (api != null) api.lifecycle.draining = true
     await new Promise(resolve => setTimeout(resolve, Math.max(config.shutdownDrainMs, READ_TURN_MS)))
   }
   await proxy?.close()
@@ -92,6 +105,10 @@ try {
   const apiUrl = `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${apiPort}`
   logger.info(`API docs at ${apiUrl}/api/docs`)
   proxy = Fastify(serverOptions(config, { loggerInstance: logger.child({ instance: 'bff' }) }))
+  proxy.addHook('onSend', async (_request, reply, payload) => {
+    if (proxyDraining) reply.header('connection', 'close')
+    return payload
+  })
   await proxy.register(fp(bff), { config, apiUrl })
   await listen(proxy, config.bffPort, 'BFF_PORT', address => `Web proxy listening on ${address}, forwarding /bff/api to ${apiUrl}/api`)
 } catch (err) {

@@ -166,6 +166,36 @@ t.test('SIGTERM just after requests were sent on 20 keep-alive connections: ever
   t.ok(messages.indexOf('closed') > messages.indexOf('shutting down'), 'the last line says the instance closed')
 })
 
+t.test('SIGTERM with a request in flight on a web-proxy keep-alive connection: answered, the connection closed, exit 0', async t => {
+  const server = await startServer({ LOG_LEVEL: 'debug', SHUTDOWN_DRAIN_MS: '0' })
+  const socket = connect(server.bffPort, '127.0.0.1')
+  await new Promise(resolve => socket.once('connect', resolve))
+  let response = ''
+  socket.on('data', (chunk: Buffer) => { response += chunk.toString() })
+  socket.on('error', () => {})
+  const closed = new Promise(resolve => socket.once('close', resolve))
+  // Keep-alive (HTTP/1.1), and the client never closes it: only the server can end this connection.
+  const body = '{"title":"in flight"}'
+  socket.write(`POST /bff/api/in-flight HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
+  await eventually(async () => server.output.join('').includes('incoming POST /bff/api/in-flight'))
+  server.child.kill('SIGTERM')
+  // The rest of the body once the web proxy has stopped accepting connections: its close has begun.
+  const accepting = async () => await new Promise<boolean>(resolve => {
+    const probe = connect(server.bffPort, '127.0.0.1')
+    probe.once('connect', () => { probe.destroy(); resolve(true) })
+    probe.once('error', () => resolve(false))
+  })
+  await eventually(async () => !await accepting(), 10_000)
+  socket.write(body.slice(5))
+  t.equal(await server.exited, 0, 'exit code 0, not the close-with-grace timeout')
+  await closed
+  t.match(response, /^HTTP\/1\.1 404 /, 'the in-flight request got its answer')
+  t.match(response, /\r\nconnection: close\r\n/i, 'and the connection was closed after it')
+  const messages = logLines(server).map(line => line.msg)
+  t.notOk(messages.some(msg => /killed by timeout/.test(msg)))
+  t.ok(messages.indexOf('closed') > messages.indexOf('shutting down'), 'the last line says the instance closed')
+})
+
 for (const failure of ['exception', 'rejection']) {
   t.test(`uncaught ${failure}: logged, graceful close, exit 1`, async t => {
     const server = await startServer({ FIXTURE_FAILURE: failure }, [path.resolve('test/fixtures/fail-on-signal.ts')])
