@@ -9,6 +9,7 @@ import app from './app.js'
 import bff from './bff/app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { prepareDatabase, type ProcessDatabase } from './db/database.js'
+import lifecycle from './plugins/app/lifecycle.js'
 import { loggerOptions, serverOptions } from './server-options.js'
 
 // Read here, not with `node --env-file-if-exists`, which prints a notice on every start without one. loadEnvFile
@@ -60,17 +61,13 @@ let proxy: FastifyInstance | undefined
  */
 const READ_TURN_MS = 50
 
-/** The web proxy's side of plugins/app/lifecycle.ts: from the signal on, every answer closes its connection. */
-let proxyDraining = false
-
 /**
  * Both instances answer with `Connection: close` from now on. Node's server.close() closes only the connections idle
  * at that moment: one whose request is still being served would stay open after its answer (keep-alive) and hold
  * the close until close-with-grace's timeout (exit 1, pools never closed).
  */
 function startDraining (): void {
-  if (api != null) api.lifecycle.draining = true
-  proxyDraining = true
+  for (const instance of [api, proxy]) if (instance != null) instance.lifecycle.draining = true
 }
 
 // Signals: drain (readiness 503, `Connection: close`, still serving) for SHUTDOWN_DRAIN_MS, then stop accepting,
@@ -105,10 +102,8 @@ try {
   const apiUrl = `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${apiPort}`
   logger.info(`API docs at ${apiUrl}/api/docs`)
   proxy = Fastify(serverOptions(config, { loggerInstance: logger.child({ instance: 'bff' }) }))
-  proxy.addHook('onSend', async (_request, reply, payload) => {
-    if (proxyDraining) reply.header('connection', 'close')
-    return payload
-  })
+  // The same draining switch as the API's (its readiness route is the API's alone).
+  await proxy.register(lifecycle)
   await proxy.register(fp(bff), { config, apiUrl })
   await listen(proxy, config.bffPort, 'BFF_PORT', address => `Web proxy listening on ${address}, forwarding /bff/api to ${apiUrl}/api`)
 } catch (err) {

@@ -13,11 +13,12 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { connect, createServer, type AddressInfo } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
+import { freePort } from '../db/embedded.js'
 import { databaseUrl as onDatabase, dropDatabase, withConnection } from '../db/admin.js'
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -79,14 +80,6 @@ interface Instance {
 }
 
 const sleep = async (ms: number) => await new Promise(resolve => setTimeout(resolve, ms))
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve) })
-  const { port } = server.address() as AddressInfo
-  await new Promise(resolve => server.close(resolve))
-  return port
-}
 
 async function tailOf (file: string, lines = 8): Promise<string> {
   const text = await readFile(file, 'utf8').catch(() => '')

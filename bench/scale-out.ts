@@ -13,13 +13,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import type postgres from 'postgres'
 import { databaseUrl as onDatabase, dropDatabase, withConnection } from '../db/admin.js'
+import { freePort } from '../db/embedded.js'
 
 export interface CheckResult {
   name: string
@@ -89,14 +89,6 @@ interface Instance {
   output: string[]
   exitCode: number | null | undefined
   exited: Promise<number | null>
-}
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve) })
-  const { port } = server.address() as AddressInfo
-  await new Promise(resolve => server.close(resolve))
-  return port
 }
 
 const sleep = async (ms: number) => await new Promise(resolve => setTimeout(resolve, ms))
