@@ -28,6 +28,12 @@ export interface Storage {
   url: (key: string) => string
   /** The key behind one of our URLs, or null for any other URL. */
   keyOf: (url: string) => string | null
+  /**
+   * Whether a URL points into storage once parsed and canonicalised (host case, default port, escapes, `//`, dot
+   * segments): `{ key }` names the file it reaches (null when no valid key), null when the URL is not under the base.
+   * `keyOf` is exact; this decides whether an outside-looking URL is really one of our files (`?x=1`, `/uploads//…`).
+   */
+  locate: (url: string) => { key: string | null } | null
 }
 
 export interface S3Settings { endPoint: string, port?: number, useSSL: boolean, accessKey: string, secretKey: string, bucket: string, region: string }
@@ -36,14 +42,33 @@ function assertKey (key: string): void {
   if (!STORAGE_KEY.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`)
 }
 
-function urls (publicUrl: string): Pick<Storage, 'url' | 'keyOf'> {
+function urls (publicUrl: string): Pick<Storage, 'url' | 'keyOf' | 'locate'> {
   const base = publicUrl.replace(/\/+$/, '') + '/'
+  const { origin, pathname } = new URL(base)
+  const root = `${pathname}uploads`
   return {
     url: key => base + key,
     keyOf: url => {
       if (!url.startsWith(base)) return null
       const key = url.slice(base.length)
       return STORAGE_KEY.test(key) ? key : null
+    },
+    locate: value => {
+      let url: URL
+      try {
+        url = new URL(value)
+      } catch {
+        return null
+      }
+      if (url.origin !== origin) return null
+      let decoded = url.pathname
+      try {
+        decoded = decodeURIComponent(decoded)
+      } catch {}
+      const canonical = path.posix.normalize(decoded)
+      if (canonical !== root && !canonical.startsWith(`${root}/`)) return null
+      const key = canonical.slice(pathname.length)
+      return { key: STORAGE_KEY.test(key) ? key : null }
     }
   }
 }

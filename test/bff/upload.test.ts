@@ -61,6 +61,15 @@ t.test('stored images load through the web proxy: reads only, with no credential
   t.equal(head.headers['content-length'], direct.headers['content-length'])
 
   t.equal((await proxy.inject({ url: `/uploads/${ann.id}/missing.webp` })).statusCode, 404, 'an unknown file is the API\'s 404')
+  const seen = seenHeaders.length
+  for (const url of ['/uploads/..%2f..%2fapi/users/me', '/uploads//evil.example/x.webp', '/uploads/%2e%2e/x', `/uploads/${ann.id}/x.png`, '/uploads/a\\b/c.webp']) {
+    const refused = await proxy.inject({ url })
+    t.equal(refused.statusCode, 404, `404 for ${url}`)
+    t.same(json(refused), { error: 'Not found' }, `the usual body for ${url}`)
+  }
+  const undecodable = await proxy.inject({ url: '/uploads/%zz' })
+  t.same([undecodable.statusCode, json(undecodable)], [400, { error: 'Validation error', details: ['path: is not a valid URL'] }], 'a path that does not decode: the API\'s own 400')
+  t.equal(seenHeaders.length, seen, 'none of them reached the API')
   for (const method of ['POST', 'PUT', 'DELETE'] as const) {
     const write = await proxy.inject({ method, url: path, headers: { origin: ORIGIN }, cookies: { auth_token: ann.token } })
     t.equal(write.statusCode, 404, `${method} is not passed on`)

@@ -166,6 +166,30 @@ function contract (name: string, setup: (t: Test) => Promise<Driver>): void {
     for (const url of foreign) t.equal(storage.keyOf(url), null, `not ours: ${JSON.stringify(url)}`)
   })
 
+  t.test(`${name}: locate canonicalises before deciding`, async t => {
+    const { storage, publicUrl } = await setup(t)
+    const key = 'uploads/user_1/abc-DEF_123.webp'
+    const base = new URL(publicUrl)
+    const sameFile = [
+      storage.url(key),
+      `${publicUrl}/${key}?x=1`,
+      `${publicUrl}/${key}#top`,
+      `${publicUrl}//${key}`,
+      `${publicUrl}/uploads//user_1/abc-DEF_123.webp`,
+      `${publicUrl}/uploads/other/../user_1/abc-DEF_123.webp`,
+      `${publicUrl}/uploads/user_1/%61bc-DEF_123.webp`,
+      `${base.protocol}//${base.host.toUpperCase()}${base.pathname}/${key}`
+    ]
+    for (const url of sameFile) t.same(storage.locate(url), { key }, `names the file: ${JSON.stringify(url)}`)
+    // Under the uploads folder but no valid key: still ours, so never an "outside" image.
+    for (const url of [`${publicUrl}/uploads/user_1/abc.png`, `${publicUrl}/uploads/`, `${publicUrl}/uploads`, `${publicUrl}/uploads/user_1/%2e%2e/x.webp`]) {
+      t.same(storage.locate(url), { key: null }, `under storage, no key: ${JSON.stringify(url)}`)
+    }
+    for (const url of [`https://evil.example/${key}`, `${publicUrl}0/${key}`, `${publicUrl}/uploadsx/${key}`, 'not a url', key, '']) {
+      t.equal(storage.locate(url), null, `not under storage: ${JSON.stringify(url)}`)
+    }
+  })
+
   t.test(`${name}: an invalid key throws before the backend is touched`, async t => {
     const { storage, objects } = await setup(t)
     await storage.put('uploads/x/kept.webp', payload(7, 10), 'image/webp')

@@ -170,9 +170,11 @@ export function createMediaService (fastify: FastifyInstance) {
      */
     async recipeImageUrl (tx: Db, userId: string, value: string | null | undefined): Promise<string | null | undefined> {
       if (value == null) return value
-      const key = value.startsWith('uploads/') ? value : storage.keyOf(value)
-      if (key == null) return value
-      if (!key.startsWith(`uploads/${userId}/`) || !await media.hold(tx, userId, 'image', key)) {
+      // Decided on the canonical URL: `?x=1`, `//` or escapes must not make another user's file look like an outside one.
+      const located = value.startsWith('uploads/') ? { key: value } : storage.locate(value)
+      if (located == null) return value
+      const { key } = located
+      if (key == null || !key.startsWith(`uploads/${userId}/`) || !await media.hold(tx, userId, 'image', key)) {
         throw validationError(['imageUrl: is not one of your uploaded images'])
       }
       return storage.url(key)

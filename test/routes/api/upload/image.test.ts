@@ -203,13 +203,20 @@ t.test('a recipe\'s imageUrl: your own uploads or any outside URL', async t => {
   t.equal((await createRecipe(app, ann, { imageUrl: image.key })).imageUrl, image.url, 'a key is stored as its URL')
   const withUrl = await createRecipe(app, ann, { imageUrl: image.url })
   t.equal(withUrl.imageUrl, image.url)
+  t.equal((await createRecipe(app, ann, { imageUrl: `${image.url}?size=large` })).imageUrl, image.url, 'your own URL is stored canonical')
   t.equal((await createRecipe(app, ann, { imageUrl: 'https://cdn.example.com/cake.jpg' })).imageUrl, 'https://cdn.example.com/cake.jpg')
 
   for (const [who, value, why] of [
     [bob, image.key, 'another user\'s key'],
     [bob, image.url, 'another user\'s URL'],
     [ann, `uploads/${ann.id}/nosuchimage.webp`, 'a key never uploaded'],
-    [ann, `${app.config.storage.publicUrl}/uploads/${ann.id}/nosuchimage.webp`, 'a URL never uploaded']
+    [ann, `${app.config.storage.publicUrl}/uploads/${ann.id}/nosuchimage.webp`, 'a URL never uploaded'],
+    [bob, `${image.url}?x=1`, 'another user\'s URL with a query'],
+    [bob, `${image.url}#x`, 'another user\'s URL with a fragment'],
+    [bob, image.url.replace('/uploads/', '/uploads//'), 'another user\'s URL with a doubled slash'],
+    [bob, image.url.replace('/uploads/', `/uploads/${bob.id}/../`), 'another user\'s URL through a dot segment'],
+    [bob, image.url.replace('/uploads/', '/%75ploads/'), 'another user\'s URL with an escape'],
+    [ann, `${app.config.storage.publicUrl}/uploads/${ann.id}/x.png`, 'under storage but no stored key']
   ] as const) {
     const res = await app.inject({ method: 'POST', url: '/api/recipes', headers: bearer(who), payload: { title: 'x', ingredients: ['y'], imageUrl: value } })
     t.equal(res.statusCode, 400, why)
