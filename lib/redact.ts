@@ -1,5 +1,6 @@
 // What an audit log may keep of a request body: every field whose name suggests a credential is replaced, at any
 // depth, and the copy is bounded so a large body cannot bloat the log.
+import { stdSerializers } from 'pino'
 
 const SECRET_FIELD = /pass(word)?|secret|token|code|otp|api[-_]?key|private[-_]?key|authorization|cookie|credential/i
 export const REDACTED = '[redacted]'
@@ -59,4 +60,17 @@ export function redactLogFields<T> (fields: T, depth = 0, codeIsSecret = true): 
     if (redacted !== item) (copy ??= { ...fields })[key] = redacted
   }
   return (copy ?? fields) as T
+}
+
+/**
+ * An error as pino writes it (with its cause), without the objects libraries hang on errors: pg's DatabaseError
+ * carries its whole client, hundreds of lines with the connection settings. Plain values and objects stay.
+ */
+export function errorForLog (err: Error): ReturnType<typeof stdSerializers.errWithCause> {
+  const serialized = stdSerializers.errWithCause(err)
+  for (const key of Object.keys(serialized)) {
+    const value = serialized[key]
+    if (value != null && typeof value === 'object' && !Array.isArray(value) && !isPlain(value) && key !== 'cause') delete serialized[key]
+  }
+  return serialized
 }

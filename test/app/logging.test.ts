@@ -50,6 +50,22 @@ t.test('logs are JSON with secrets redacted', async t => {
   t.match(all, /\[redacted\]/)
 })
 
+t.test('an error is logged without the objects a library hangs on it (a database client)', async t => {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb() } })
+  const logger = pino(loggerOptions({ logLevel: 'info' }, false) as object, stream)
+  class Client { connectionParameters = { host: '127.0.0.1', password: 'client-secret-42' }; queue = Array.from({ length: 50 }, (_, i) => ({ i })) }
+  const err = Object.assign(new Error('terminating connection due to administrator command'), {
+    code: '57P01', severity: 'FATAL', client: new Client(), detail: { table: 'jobs' }, cause: new Error('socket closed')
+  })
+  logger.error({ err }, 'job queue error')
+  const [line] = lines.map(text => JSON.parse(text))
+  t.match(line.err, { type: 'Error', message: /administrator command/, code: '57P01', severity: 'FATAL', detail: { table: 'jobs' } }, 'the error\'s own fields stay')
+  t.match(line.err.cause, { message: 'socket closed' }, 'and its cause')
+  t.notOk('client' in line.err, 'the client object is left out')
+  t.notMatch(lines.join('\n'), /client-secret-42|connectionParameters/)
+})
+
 t.test('on a terminal (pino-pretty) a request is one line', async t => {
   const { transport } = loggerOptions({ logLevel: 'info' }, true) as { transport: { target: string, options: PrettyOptions } }
   t.equal(transport.target, 'pino-pretty')

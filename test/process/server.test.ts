@@ -18,11 +18,13 @@ const SERVER = path.resolve('server.ts')
 const TSX = import.meta.resolve('tsx')
 
 /** server.ts in a fresh temporary folder (its cwd and DATA_DIR); an `undefined` value leaves a variable unset. */
-async function spawnServer (env: Env, preload: string[] = [], cwd?: string): Promise<{ child: ChildProcessWithoutNullStreams, output: string[], exited: Promise<number | null> }> {
+async function spawnServer (env: Env, preload: string[] = [], cwd?: string, ownGroup = false): Promise<{ child: ChildProcessWithoutNullStreams, output: string[], exited: Promise<number | null> }> {
   const dir = cwd ?? await mkdtemp(path.join(tmpdir(), 'recipes-server-'))
   const child = spawn(process.execPath, [...preload.flatMap(p => ['--import', p]), '--import', TSX, SERVER], {
     cwd: dir,
-    env: { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'data'), ...env }
+    env: { PATH: process.env.PATH, DATA_DIR: path.join(dir, 'data'), ...env },
+    // As a terminal runs it: the leader of its own process group, which Ctrl-C signals as a whole.
+    detached: ownGroup
   })
   const output: string[] = []
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()))
@@ -139,6 +141,18 @@ t.test('SIGTERM: in-flight requests finish, then exit 0', async t => {
   t.match(response, /^HTTP\/1\.1 404/, 'the in-flight request got its answer')
   t.equal(await server.exited, 0, 'exit code 0')
   t.match(server.output.join(''), /shutting down/)
+})
+
+t.test('Ctrl-C on a terminal (SIGINT to the whole process group) with the embedded database: one shutdown, exit 0', async t => {
+  const server = await spawnServer({ DATABASE_URL: undefined, PORT: '0', BFF_PORT: '0', LOG_LEVEL: 'info' }, [], undefined, true)
+  const logged = (text: string) => eventually(async () => server.output.join('').includes(text), 60_000)
+  await logged('Web proxy listening on')
+  process.kill(-server.child.pid!, 'SIGINT')
+  t.equal(await server.exited, 0, 'exit code 0')
+  const lines = logLines(server)
+  t.equal(lines.filter(line => line.msg === 'shutting down').length, 1, 'one "shutting down" line')
+  t.same(lines.filter(line => line.level >= 50).map(line => line.msg), [], 'no error: the database outlived the close')
+  t.ok(lines.some(line => line.msg === 'closed'), 'closed in order')
 })
 
 t.test('SIGTERM just after requests were sent on 20 keep-alive connections: every one is answered, then exit 0', async t => {
