@@ -1,5 +1,6 @@
 // The process: configuration, database, both instances (API and web proxy), graceful shutdown.
 import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
 import path from 'node:path'
 import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -51,6 +52,17 @@ async function listen (instance: FastifyInstance, port: number, variable: string
   await instance.listen({ port, host: config.host, listenTextResolver: text }).catch(err => { throw listenError(err, port, variable) })
 }
 
+/** A port in use is found before the database starts and migrates (minutes on a first start), not after. */
+async function assertFree (port: number, variable: string): Promise<void> {
+  if (port === 0) return
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject)
+    probe.listen({ port, host: config.host, exclusive: true }, resolve)
+  }).catch(err => { throw listenError(err, port, variable) })
+  await new Promise(resolve => probe.close(resolve))
+}
+
 let database: ProcessDatabase | undefined
 let api: FastifyInstance | undefined
 let proxy: FastifyInstance | undefined
@@ -90,6 +102,8 @@ closeWithGrace({ delay: config.shutdownDrainMs + 15_000, logger }, async ({ sign
 })
 
 try {
+  await assertFree(config.port, 'PORT')
+  await assertFree(config.bffPort, 'BFF_PORT')
   database = await prepareDatabase(config, logger)
   logger.info(describeCache(config.redisUrl))
   api = Fastify(serverOptions(config, { loggerInstance: logger }))

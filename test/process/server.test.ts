@@ -98,8 +98,10 @@ t.test('start-up: one line per listener, the database and cache without credenti
 for (const [variable, other] of [['PORT', 'BFF_PORT'], ['BFF_PORT', 'PORT']]) {
   t.test(`${variable} already in use: one clear line and exit 1`, async t => {
     const port = await occupiedPort(t)
-    const server = await spawnServer({ DATABASE_URL: await testDatabaseUrl(), [variable]: String(port), [other]: '0' })
+    // No DATABASE_URL: the port is checked before an embedded database is started and migrated.
+    const server = await spawnServer({ DATABASE_URL: undefined, [variable]: String(port), [other]: '0', LOG_LEVEL: 'info' })
     t.equal(await server.exited, 1)
+    t.notMatch(server.output.join(''), /PostgreSQL|Database:/, 'found before the database starts')
     const fatal = logLines(server).filter(line => line.level === 60)
     t.same(fatal.map(line => line.msg), [`Port ${port} is already in use: set ${variable} to a free port`])
     t.notMatch(server.output.join(''), /stack|EADDRINUSE/, 'no stack trace')
