@@ -7,7 +7,9 @@ import app from '../app.js'
 import { loadConfig } from '../config.js'
 import { serverOptions } from '../server-options.js'
 
-const config = await loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://unused@127.0.0.1:1/unused' })
+// No database is reached: settings that would write one (the first admin) are left out.
+const { ADMIN_BOOTSTRAP_EMAIL: _email, ADMIN_BOOTSTRAP_USERNAME: _username, ADMIN_BOOTSTRAP_PASSWORD: _password, ...env } = process.env
+const config = await loadConfig({ ...env, LOG_LEVEL: 'silent', DATABASE_URL: env.DATABASE_URL ?? 'postgres://unused@127.0.0.1:1/unused' })
 const instance = Fastify(serverOptions(config))
 await instance.register(fp(app), { config, offline: true })
 await instance.ready()

@@ -2,7 +2,9 @@
 // compiled against them with `tsc --strict` and run against a listening server. A document change that breaks
 // such clients (a renamed field, a parameter turned required, a lost type) fails here.
 import { execFile } from 'node:child_process'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { promisify } from 'node:util'
 import openapiTS, { astToString } from 'openapi-typescript'
 import t from 'tap'
@@ -32,4 +34,13 @@ t.test('a client generated from the document compiles strictly and works as writ
   t.match(stdout, /notifications: .*like/, 'the author was notified')
   t.match(stdout, /unknown recipe: 404 Recipe not found/, 'errors are typed')
   t.match(stdout, /example client: done/)
+})
+
+t.test('npm run openapi:export writes the document offline, with the first-admin settings set too', async t => {
+  const out = `${await mkdtemp(path.join(tmpdir(), 'recipes-openapi-'))}/openapi.json`
+  await run(process.execPath, ['--import', 'tsx', 'scripts/openapi-export.ts', out], {
+    env: { ...process.env, DATABASE_URL: undefined, ADMIN_BOOTSTRAP_EMAIL: 'first@admin.example', ADMIN_BOOTSTRAP_USERNAME: 'first-admin', ADMIN_BOOTSTRAP_PASSWORD: 'a-long-enough-password-1' }
+  })
+  const document = JSON.parse(await readFile(out, 'utf8'))
+  t.match(document, { openapi: /^3\./, paths: { '/api/recipes': Object } }, 'the whole document, no database needed')
 })
