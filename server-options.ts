@@ -8,6 +8,7 @@ import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
+import { passwordRule } from './lib/ajv-keywords.js'
 import { errorForLog, redactLogFields } from './lib/redact.js'
 import { buildSerializer } from './lib/response-serializers.js'
 import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
@@ -134,7 +135,8 @@ export function serverOptions (config: Config, overrides: Partial<ServerOptions>
         coerceTypes: 'array',
         useDefaults: true,
         allErrors: true
-      }
+      },
+      plugins: [passwordRule]
     },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
     requestIdHeader: false,

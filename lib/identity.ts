@@ -21,14 +21,22 @@ export function isReservedUsername (username: string): boolean {
 }
 
 /** Problems with a password under the registration policy (8+, upper, lower, digit); empty when it passes. */
-export function passwordProblems (password: string, field = 'password'): string[] {
+/** The rules a new password breaks, each as `must ...`. */
+export function passwordRuleBreaks (password: string): string[] {
   const problems: string[] = []
-  if ([...password].length < 8) problems.push(`${field}: must be at least 8 characters`)
-  if (!/\p{Lu}/u.test(password)) problems.push(`${field}: must contain an uppercase letter`)
-  if (!/\p{Ll}/u.test(password)) problems.push(`${field}: must contain a lowercase letter`)
-  if (!/\p{Nd}/u.test(password)) problems.push(`${field}: must contain a digit`)
+  if ([...password].length < 8) problems.push('must be at least 8 characters')
+  if (!/\p{Lu}/u.test(password)) problems.push('must contain an uppercase letter')
+  if (!/\p{Ll}/u.test(password)) problems.push('must contain a lowercase letter')
+  if (!/\p{Nd}/u.test(password)) problems.push('must contain a digit')
   return problems
 }
+
+export function passwordProblems (password: string, field = 'password'): string[] {
+  return passwordRuleBreaks(password).map(problem => `${field}: ${problem}`)
+}
+
+/** The schema keyword of a new password: its rules reported by validation, with the body's other errors. */
+export const PASSWORD_RULE_KEYWORD = 'x-password-rule'
 
 /** A username for an account created by external sign-in, from the email's local part. */
 export function usernameFromEmail (email: string): string {

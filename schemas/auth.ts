@@ -1,10 +1,15 @@
 // Bodies and answers of the auth routes (decisions.md section 2).
 import { Type, type Static } from 'typebox'
 import { ref } from './common.js'
-import { USERNAME_PATTERN } from '../lib/identity.js'
+import { PASSWORD_RULE_KEYWORD, USERNAME_PATTERN } from '../lib/identity.js'
 import { UserSelf } from './users.js'
 
-const Password = Type.String({ minLength: 1, maxLength: 200, description: 'At least 8 characters with an uppercase letter, a lowercase letter and a digit' })
+const Password = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  [PASSWORD_RULE_KEYWORD]: true,
+  description: 'At least 8 characters with an uppercase letter, a lowercase letter and a digit'
+})
 
 export const RegisterBody = Type.Object({
   email: Type.String({ format: 'email', maxLength: 254 }),

@@ -104,7 +104,10 @@ const recipeInputFields = {
   cookTime: Type.Optional(Minutes),
   totalTime: Type.Optional(Minutes),
   servings: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000 }))),
-  ingredients: Type.Array(IngredientInput, { maxItems: RECIPE_LIMITS.ingredients }),
+  ingredients: Type.Array(IngredientInput, {
+    maxItems: RECIPE_LIMITS.ingredients,
+    description: 'Required, and may be empty: a recipe is often saved while still being written (a draft, a drink, a technique)'
+  }),
   instructions: Type.Optional(Type.Array(InstructionInput, { maxItems: RECIPE_LIMITS.instructions })),
   nutrition: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 50 }))),
   imageUrl: Type.Optional(Nullable(Type.String({

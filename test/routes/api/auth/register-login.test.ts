@@ -42,6 +42,15 @@ t.test('register', async t => {
       expectValidationError(t, res, 'password')
       t.ok(json(res).details.some((d: string) => d.includes(rule)), `${password}: ${rule}`)
     }
+    // Every broken rule of every field in one answer, not one field per attempt.
+    const all = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'not-an-email', username: 'ab', password: 'short' } })
+    t.equal(all.statusCode, 400)
+    t.same(json(all).details.map((d: string) => d.split(':')[0]).sort(), ['email', 'password', 'password', 'password', 'username'])
+    t.same(json(all).details.filter((d: string) => d.startsWith('password')), [
+      'password: must be at least 8 characters', 'password: must contain an uppercase letter', 'password: must contain a digit'
+    ])
+    const reset = await app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: 'x', password: 'short' } })
+    t.same(json(reset).details, ['password: must be at least 8 characters', 'password: must contain an uppercase letter', 'password: must contain a digit'], 'the same rule where a password is set')
   })
 
   t.test('duplicate email or username: the same 409, whichever exists', async t => {

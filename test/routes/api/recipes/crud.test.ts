@@ -156,3 +156,17 @@ t.test('concurrent creates sharing tags neither deadlock nor collide', async t =
   }
   t.equal(json(await app.inject('/api/tags?limit=1')).pagination.total, tagsBefore + 105, 'one tag per name')
 })
+
+t.test('a recipe with no ingredients yet is saved (a draft in progress), as the document says', async t => {
+  const app = await build(t)
+  const ann = await registerUser(app)
+  const res = await app.inject({ method: 'POST', url: '/api/recipes', headers: bearer(ann), payload: { title: 'Still writing this', ingredients: [] } })
+  t.equal(res.statusCode, 201)
+  t.same(json(res).recipe.ingredients, [])
+  const missing = await app.inject({ method: 'POST', url: '/api/recipes', headers: bearer(ann), payload: { title: 'No list at all' } })
+  t.same(json(missing).details, ['ingredients: is required'], 'the list itself is required')
+  const document = json(await app.inject({ url: '/api/docs/json' }))
+  const body = document.paths['/api/recipes'].post.requestBody.content['application/json'].schema
+  const schema = body.$ref == null ? body : document.components.schemas[body.$ref.split('/').pop()]
+  t.match(schema.properties.ingredients.description, /may be empty/)
+})
