@@ -40,6 +40,24 @@ function describeCache (redisUrl: string | undefined): string {
   return `Cache: Redis at ${url?.hostname ?? '?'}:${url?.port || 6379}`
 }
 
+/** Where the parts a newcomer looks for live when nothing is configured, and which setting moves each. */
+function describeDefaults (): string[] {
+  const { storage, mail, dataDir } = config
+  const s3 = storage.s3
+  const unsetSecrets = ['JWT_SECRET', 'ADMIN_JWT_SECRET'].filter(name => process.env[name] == null)
+  return [
+    s3 != null
+      ? `Uploads: S3 bucket ${s3.bucket} at ${s3.endPoint}${s3.port == null ? '' : `:${s3.port}`}`
+      : `Uploads: local disk in ${storage.localDir} (set S3_* to use object storage)`,
+    mail.smtpUrl != null
+      ? `Email: SMTP at ${URL.parse(mail.smtpUrl)?.host ?? '?'}`
+      : 'Email: recorded in the database, not sent (set SMTP_URL to send)',
+    ...(unsetSecrets.length > 0 && !config.isProduction
+      ? [`Secrets: ${unsetSecrets.join(', ')} generated once and kept in ${path.join(dataDir, 'secrets.json')} (set them in production)`]
+      : [])
+  ]
+}
+
 /** Errors an operator fixes with a setting: one line naming it, and no stack. */
 function listenError (err: NodeJS.ErrnoException, port: number, variable: string): Error {
   if (err.code === 'EADDRINUSE') return new ConfigError(`Port ${port} is already in use: set ${variable} to a free port`)
@@ -106,6 +124,7 @@ try {
   await assertFree(config.bffPort, 'BFF_PORT')
   database = await prepareDatabase(config, logger)
   logger.info(describeCache(config.redisUrl))
+  for (const line of describeDefaults()) logger.info(line)
   api = Fastify(serverOptions(config, { loggerInstance: logger }))
   await api.register(fp(app), { config: { ...config, databaseUrl: database.url } })
   await listen(api, config.port, 'PORT', address => `API listening on ${address}`)

@@ -9,7 +9,7 @@ import { eventually } from '../helper.js'
 import { freePort } from '../helpers/net.js'
 import { testDatabaseUrl } from '../setup/database.js'
 
-interface Server { child: ChildProcessWithoutNullStreams, apiPort: number, bffPort: number, output: string[], exited: Promise<number | null> }
+interface Server { child: ChildProcessWithoutNullStreams, cwd: string, apiPort: number, bffPort: number, output: string[], exited: Promise<number | null> }
 
 type Env = Record<string, string | undefined>
 
@@ -18,7 +18,7 @@ const SERVER = path.resolve('server.ts')
 const TSX = import.meta.resolve('tsx')
 
 /** server.ts in a fresh temporary folder (its cwd and DATA_DIR); an `undefined` value leaves a variable unset. */
-async function spawnServer (env: Env, preload: string[] = [], cwd?: string, ownGroup = false): Promise<{ child: ChildProcessWithoutNullStreams, output: string[], exited: Promise<number | null> }> {
+async function spawnServer (env: Env, preload: string[] = [], cwd?: string, ownGroup = false): Promise<{ child: ChildProcessWithoutNullStreams, cwd: string, output: string[], exited: Promise<number | null> }> {
   const dir = cwd ?? await mkdtemp(path.join(tmpdir(), 'recipes-server-'))
   const child = spawn(process.execPath, [...preload.flatMap(p => ['--import', p]), '--import', TSX, SERVER], {
     cwd: dir,
@@ -32,7 +32,7 @@ async function spawnServer (env: Env, preload: string[] = [], cwd?: string, ownG
   const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
   // After a failed assertion, a live process would keep this file running until tap's timeout.
   t.teardown(() => { if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL') })
-  return { child, output, exited }
+  return { child, cwd: dir, output, exited }
 }
 
 async function startServer (env: Env = {}, preload: string[] = [], cwd?: string): Promise<Server> {
@@ -70,6 +70,10 @@ t.test('start-up: one line per listener, the database and cache without credenti
   const api = `http://127.0.0.1:${server.apiPort}`
   t.ok(messages.includes(`Database: external PostgreSQL at ${hostname}:${port || 5432}${pathname}`), 'database location')
   t.ok(messages.includes('Cache: in-process (set REDIS_URL to share it between instances)'), 'cache')
+  const dataDir = path.join(server.cwd, 'data')
+  t.ok(messages.includes(`Uploads: local disk in ${path.join(dataDir, 'uploads')} (set S3_* to use object storage)`), 'where uploads go')
+  t.ok(messages.includes('Email: recorded in the database, not sent (set SMTP_URL to send)'), 'what becomes of emails')
+  t.ok(messages.includes(`Secrets: JWT_SECRET, ADMIN_JWT_SECRET generated once and kept in ${path.join(dataDir, 'secrets.json')} (set them in production)`), 'where generated secrets are')
   t.ok(messages.includes(`API listening on ${api}`))
   t.ok(messages.includes(`API docs at ${api}/api/docs`))
   t.ok(messages.includes(`Web proxy listening on http://127.0.0.1:${server.bffPort}, forwarding /bff/api to ${api}/api`))
