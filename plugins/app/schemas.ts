@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
+import { tagName } from '../../lib/api-tags.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,7 +55,7 @@ function describeErrors (route: RouteOptions): void {
 export function tagOf (prefix: string | undefined): string[] | undefined {
   const family = /^\/api\/([^/]+)/.exec(prefix ?? '')?.[1]
   if (family == null) return undefined
-  return [family.split('-').map(word => word.charAt(0).toUpperCase() + word.slice(1)).join(' ')]
+  return [tagName(family)]
 }
 
 const isNamedSchema = (value: unknown): value is { $id: string } =>

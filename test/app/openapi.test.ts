@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import t from 'tap'
+import { API_TAGS } from '../../lib/api-tags.js'
 import { build, json } from '../helper.js'
 
 t.test('OpenAPI document', async t => {
@@ -53,7 +54,14 @@ t.test('OpenAPI document', async t => {
   t.ok(families.length >= 15, `${families.length} families`)
   const familyOf = (path: string) => families.find(family => path === `/api/${family}` || path.startsWith(`/api/${family}/`))
   t.same(families.filter(family => !operations.some(({ path }) => familyOf(path) === family)), [], 'every family is documented')
-  const tagOf = (family: string) => family.split('-').map(w => w[0].toUpperCase() + w.slice(1)).join(' ')
+  const tagOf = (family: string) => API_TAGS.find(tag => tag.family === family)?.name
+  t.same(families.filter(family => tagOf(family) == null), [], 'every family has a named, described tag')
+  t.same(doc.tags.map((tag: { name: string }) => tag.name), [...API_TAGS.map(tag => tag.name), 'Operations'], 'tags in reading order')
+  t.same(doc.tags.filter((tag: { description?: string }) => !(tag.description ?? '').length), [], 'each with a description')
+  t.equal(doc.tags[0].name, 'Auth', 'signing in comes first')
+  t.same(doc.tags.slice(-2).map((tag: { name: string }) => tag.name), ['Admin', 'Operations'], 'the admin API last')
+  for (const name of ['GDPR', 'CCPA', 'Grocery Lists', 'Meal Plans', 'AI Recipes']) t.ok(doc.tags.some((tag: { name: string }) => tag.name === name), name)
+  t.match(doc.info.description, /## Authentication[\s\S]*Authorization: Bearer <token>/, 'the description says how to authenticate')
   t.same(operations.filter(({ path, op }) => familyOf(path) != null && JSON.stringify(op.tags) !== JSON.stringify([tagOf(familyOf(path)!)]))
     .map(({ name, op }) => `${name}: ${JSON.stringify(op.tags)}`), [], 'every operation is tagged with its folder')
 })
