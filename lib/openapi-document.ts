@@ -2,11 +2,12 @@
 // (openapi-typescript, SDK generators) get names and optional parameters without each route repeating them.
 import type { SwaggerTransform } from '@fastify/swagger'
 import type { FastifySchema } from 'fastify'
+import { exampleOf, type JsonSchema } from './openapi-examples.js'
 
 interface Schema { $ref?: string, description?: string, default?: unknown, type?: unknown, properties?: Record<string, Schema>, required?: string[] }
 interface Parameter { in: string, name: string, required?: boolean, schema?: Schema }
 interface Response { description: string, content?: Record<string, { schema?: Schema }> }
-interface Operation { operationId?: string, parameters?: Parameter[], requestBody?: { content?: Record<string, { schema?: Schema }> }, responses?: Record<string, Response> }
+interface Operation { operationId?: string, parameters?: Parameter[], requestBody?: { content?: Record<string, { schema?: Schema, example?: unknown }> }, responses?: Record<string, Response> }
 interface OpenApiDocument { paths?: Record<string, Record<string, Operation>>, components?: { schemas?: Record<string, Schema> } }
 
 /** `recipes.listRevisions` -> `RecipesListRevisions`. */
@@ -49,6 +50,15 @@ function nameBodies (operation: Operation, schemas: Record<string, Schema>): voi
   }
 }
 
+/** A JSON body's example for Swagger UI's "Try it out" (multipart bodies are files, left alone). */
+function addBodyExamples (operation: Operation, schemas: Record<string, Schema>): void {
+  const media = operation.requestBody?.content?.['application/json']
+  if (media?.schema == null || media.example !== undefined) return
+  const resolve = (ref: string) => schemas[ref.replace('#/components/schemas/', '')] as JsonSchema | undefined
+  const example = exampleOf(media.schema as JsonSchema, resolve)
+  if (example !== undefined) media.example = example
+}
+
 /** What the API's and the web proxy's documents share: finished documents, registered schemas under their own names. */
 export const documentOptions = {
   transformObject: (document: { openapiObject: object } | { swaggerObject: object }) =>
@@ -69,6 +79,7 @@ export function finishDocument<T extends object> (document: T): T {
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) if (media.schema != null) withoutRequiredDefaults(media.schema)
       nameBodies(operation, schemas)
+      addBodyExamples(operation, schemas)
     }
   }
   return document

@@ -16,7 +16,7 @@ export const Admin = Type.Object({
 }, { $id: 'Admin', description: 'An admin account (never its password or MFA secret)' })
 export type AdminOut = Static<typeof Admin>
 
-const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Six-digit code from the authenticator app' })
+const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Six-digit code from the authenticator app', examples: ['123456'] })
 const BackupCode = Type.String({ minLength: 1, maxLength: 32, description: 'One of the backup codes shown when MFA was enabled' })
 
 export const AdminLoginBody = Type.Object({

@@ -88,7 +88,7 @@ export const InviteFamilyBody = Type.Object({
 })
 
 export const JoinFamilyBody = Type.Object({
-  inviteCode: Type.String({ pattern: INVITE_CODE.source, description: '8 hexadecimal characters (case does not matter)' })
+  inviteCode: Type.String({ pattern: INVITE_CODE.source, description: '8 hexadecimal characters (case does not matter)', examples: ['3fa9c21b'] })
 })
 
 export const MemberRoleBody = Type.Object({ role: Role })

@@ -120,7 +120,24 @@ const recipeInputFields = {
   audienceUserIds: Type.Optional(Type.Array(Id, { maxItems: 500, description: 'Who may see a custom-visibility recipe' }))
 }
 
-export const RecipeCreateBody = Type.Object(recipeInputFields)
+export const RecipeCreateBody = Type.Object(recipeInputFields, {
+  examples: [{
+    title: 'Lemon pancakes',
+    description: 'Fluffy pancakes with lemon zest',
+    type: 'food',
+    difficulty: 'easy',
+    visibility: 'public',
+    cuisine: 'American',
+    prepTime: 10,
+    cookTime: 15,
+    servings: 4,
+    ingredients: ['1 1/2 cups flour', '2 eggs', '1 1/4 cups milk', { name: 'lemon zest', quantity: 1, unit: 'tbsp' }],
+    instructions: ['Whisk the dry ingredients.', 'Beat in the eggs and milk, then the zest.', 'Cook on a hot griddle, 2 minutes a side.'],
+    imageUrl: 'https://example.com/images/lemon-pancakes.jpg',
+    sourceUrl: 'https://example.com/recipes/lemon-pancakes',
+    tags: ['breakfast', 'quick']
+  }]
+})
 export const RecipePatchBody = Type.Partial(Type.Object(recipeInputFields))
 /** What create, replace and patch take (patch: any subset). */
 export type RecipeInput = Static<typeof RecipePatchBody>

@@ -1,6 +1,9 @@
 import { readdirSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
+import { Ajv } from 'ajv'
+import formats from 'ajv-formats'
 import t from 'tap'
+import { passwordRule } from '../../lib/ajv-keywords.js'
 import { API_TAGS } from '../../lib/api-tags.js'
 import { build, json } from '../helper.js'
 
@@ -20,6 +23,26 @@ t.test('OpenAPI document', async t => {
   // The parser mutates its input (dereferencing), so it gets a copy.
   const validated = await SwaggerParser.validate(structuredClone(doc) as never)
   t.ok((validated as { info?: unknown }).info, 'document validates')
+
+  // Swagger UI's "Try it out" starts from each JSON body's example: every one must pass the route's own rules.
+  const ajv = passwordRule(formats.default(new Ajv({ strict: false, allErrors: true })))
+  const failing: string[] = []
+  let bodies = 0
+  for (const [path, item] of Object.entries((validated as unknown as typeof doc).paths as Record<string, Record<string, Operation>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      const media = op.requestBody?.content?.['application/json']
+      if (media?.schema == null) continue
+      bodies++
+      if (media.example === undefined) {
+        failing.push(`${method} ${path}: no example`)
+        continue
+      }
+      const check = ajv.compile(media.schema)
+      if (!check(structuredClone(media.example))) failing.push(`${method} ${path}: ${ajv.errorsText(check.errors)} in ${JSON.stringify(media.example)}`)
+    }
+  }
+  t.ok(bodies >= 60, `${bodies} JSON bodies`)
+  t.same(failing, [], 'every JSON body has an example that passes its schema')
 
   t.ok(doc.components.schemas.ErrorResponse, 'ErrorResponse registered once, by name')
   t.ok(doc.components.schemas.Pagination, 'Pagination registered once, by name')
@@ -71,6 +94,7 @@ interface Operation {
   summary?: string
   parameters?: Array<{ in: string, name: string, required?: boolean, schema?: { default?: unknown } }>
   responses: Record<string, { description: string, content?: Record<string, { schema: { $ref?: string } }> }>
+  requestBody?: { content?: Record<string, { schema?: object, example?: unknown }> }
 }
 
 /** Lists that are deliberately not page-numbered, each with the cap or reason its description states. */
