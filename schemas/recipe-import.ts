@@ -46,7 +46,6 @@ export const RecipePreviewSchema = Type.Object({
   language: Short(35),
   sourceUrl: Short(2000)
 }, { $id: 'RecipePreview', description: 'A recipe read from a page, text or image, before it is saved' })
-export type RecipePreviewInput = Static<typeof RecipePreviewSchema>
 
 const SaveAsDraft = Type.Optional(Type.Boolean({ default: true, description: 'Save unpublished (default); false publishes it at once' }))
 const CapturedHtml = Type.Optional(Type.String({
@@ -56,8 +55,50 @@ const CapturedHtml = Type.Optional(Type.String({
 
 export const PreviewBody = Type.Object({ url: PageUrl, html: CapturedHtml })
 export const FromUrlBody = Type.Object({ url: PageUrl, html: CapturedHtml, saveAsDraft: SaveAsDraft })
-export const FromPreviewBody = Type.Object({ preview: ref(RecipePreviewSchema), saveAsDraft: SaveAsDraft })
-export const FromTextBody = Type.Object({ text: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT }), saveAsDraft: SaveAsDraft })
+/** What from-preview takes: a title and at least one ingredient or step (checked by the service); the rest optional. */
+export const RecipePreviewInputSchema = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: RECIPE_LIMITS.title, pattern: '\\S' }),
+  description: Type.Optional(Short(RECIPE_LIMITS.description)),
+  ingredients: Type.Optional(Type.Array(Type.Union([
+    Type.String({ maxLength: 1000 }),
+    Type.Object({
+      text: Type.Optional(Type.String({ maxLength: 1000 })),
+      name: Type.Optional(Type.String({ maxLength: 500 })),
+      quantity: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
+      unit: Type.Optional(Short(50)),
+      note: Type.Optional(Short(500)),
+      group: Type.Optional(Short(200))
+    })
+  ], { description: 'A line such as "2 cups flour", or { text?, name?, quantity?, unit?, note?, group? }' }), { maxItems: RECIPE_LIMITS.ingredients })),
+  instructions: Type.Optional(Type.Array(Type.Union([
+    Type.String({ maxLength: 5000 }),
+    Type.Object({ step: Type.Optional(Type.Integer({ minimum: 1 })), text: Type.String({ maxLength: 5000 }), section: Type.Optional(Type.String({ maxLength: 200 })) })
+  ], { description: 'A step\'s text, or { step?, text, section? }; steps are numbered in order' }), { maxItems: RECIPE_LIMITS.instructions })),
+  prepTime: Type.Optional(Minutes),
+  cookTime: Type.Optional(Minutes),
+  totalTime: Type.Optional(Minutes),
+  servings: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000 }))),
+  yields: Type.Optional(Short(200)),
+  imageUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000, pattern: '^https?://' }))),
+  cuisine: Type.Optional(Short(100)),
+  category: Type.Optional(Short(100)),
+  tags: Type.Optional(Type.Array(Type.String({ maxLength: RECIPE_LIMITS.tagName }), { maxItems: 50 })),
+  author: Type.Optional(Short(200)),
+  nutrition: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 200 }), { maxProperties: 50 }))),
+  language: Type.Optional(Short(35)),
+  sourceUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000, pattern: '^https?://' })))
+}, {
+  $id: 'RecipePreviewInput',
+  description: 'A preview to save: as returned by preview (possibly edited), or built by hand. Needs `title` and at least one ingredient or step.',
+  examples: [{ title: 'Lemon pancakes', ingredients: ['1 1/2 cups flour', '2 eggs', '1 1/4 cups milk'], instructions: ['Whisk everything.', 'Cook on a hot griddle.'], servings: 4 }]
+})
+export type RecipePreviewInput = Static<typeof RecipePreviewInputSchema>
+
+export const FromPreviewBody = Type.Object({ preview: ref(RecipePreviewInputSchema), saveAsDraft: SaveAsDraft })
+export const FromTextBody = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, pattern: '\\S', description: 'The recipe as text (not blank)' }),
+  saveAsDraft: SaveAsDraft
+})
 export const FromImageBody = Type.Object({
   image: Type.String({ minLength: 100, maxLength: IMAGE_BODY_LIMIT, description: 'The image, base64 (a data: URL prefix is accepted)' }),
   mimeType: Type.Optional(Type.String({ maxLength: 100 })),

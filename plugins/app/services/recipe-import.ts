@@ -9,7 +9,7 @@ import {
   UrlNotAllowed, validationError
 } from '../../../lib/errors.js'
 import { createOcr } from '../../../lib/recipe-import/ocr.js'
-import type { RecipePreview } from '../../../lib/recipe-import/preview.js'
+import { previewFromInput, type PreviewInput, type RecipePreview } from '../../../lib/recipe-import/preview.js'
 import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
 import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-url.js'
 import { parseRecipeText } from '../../../lib/recipe-import/text.js'
@@ -206,7 +206,11 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       return await fromPage(userId, 'legacy', url, undefined, saveAsDraft)
     },
 
-    async fromPreview (userId: string, preview: RecipePreview, saveAsDraft: boolean) {
+    async fromPreview (userId: string, input: PreviewInput, saveAsDraft: boolean) {
+      const preview = previewFromInput(input)
+      if (preview.ingredients.length === 0 && preview.instructions.length === 0) {
+        throw validationError(['preview: needs at least one ingredient or step'])
+      }
       await gate(userId)
       return await logged(userId, 'preview', 'create', preview.sourceUrl, async () =>
         await create(userId, preview, saveAsDraft, importKey('preview', JSON.stringify([preview, saveAsDraft])), 'preview'))
