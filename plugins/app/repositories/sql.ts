@@ -19,7 +19,9 @@ type HiddenType = 'text' | 'timestamptz' | 'text[]'
  * as a CTE in front of a reused statement (searchStatement in recipes.ts).
  */
 export const hiddenValue = (db: Db, value: string | string[], type: HiddenType): Fragment =>
-  db`(select ${value}::${db.unsafe(type)})`
+  // A timestamp goes as text: a timestamptz parameter is serialised by postgres.js through a JS Date, which drops
+  // the microseconds a keyset cursor needs (rows of one millisecond were skipped).
+  db`(select ${value}::${db.unsafe(type === 'timestamptz' ? 'text::timestamptz' : type)})`
 
 /** How many rows of `from` (a table with its alias) match `where`, counting no further than `cap`. */
 export async function countUpTo (db: Db, from: Fragment, where: Fragment, cap: number): Promise<number> {
