@@ -242,10 +242,13 @@ export const aiGenerations = pgTable('ai_generations', {
   latencyMs: integer('latency_ms'),
   /** Hash of the request: one identical request in flight per user (the partial unique index). */
   requestKey: text('request_key').notNull(),
+  /** The month whose allowance this pending generation holds (null once given back or kept). */
+  allowancePeriod: text('allowance_period'),
   createdAt: createdAt(),
   finishedAt: timestamptz('finished_at')
 }, t => [
   index('ai_generations_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
   uniqueIndex('ai_generations_pending_idx').on(t.userId, t.requestKey).where(sql`status = 'pending'`),
+  index('ai_generations_pending_created_idx').on(t.createdAt).where(sql`status = 'pending'`),
   index('ai_generations_created_brin_idx').using('brin', t.createdAt)
 ])

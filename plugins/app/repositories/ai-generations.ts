@@ -72,13 +72,10 @@ const view = (row: HistoryRow): AiGenerationView => ({
 
 export const aiGenerationsRepository = {
   /**
-   * Claims the request: a `pending` row, or null when an identical one (same user and key) is pending. A pending row
-   * older than `staleSeconds` is a generation whose process died: it is marked failed first, so it blocks nobody.
+   * Claims the request: a `pending` row, or null when an identical one (same user and key) is pending (the caller
+   * first releases abandoned ones, `abandon`).
    */
-  async start (db: Db, entry: NewGeneration, staleSeconds: number): Promise<string | null> {
-    await db`update ai_generations set status = 'failed', error = 'Abandoned: the generation never finished', finished_at = now()
-      where user_id = ${entry.userId} and request_key = ${entry.requestKey} and status = 'pending'
-        and created_at < now() - make_interval(secs => ${staleSeconds})`
+  async start (db: Db, entry: NewGeneration): Promise<string | null> {
     const [row] = await db<Array<{ id: string }>>`
       insert into ai_generations ${db({ id: createId(), ...entry, request: json(db, entry.request), status: 'pending' })}
       on conflict (user_id, request_key) where status = 'pending' do nothing
@@ -93,6 +90,35 @@ export const aiGenerationsRepository = {
         id: createId(), ...entry, request: json(db, entry.request), status: 'refused', error, attempts: 0, latencyMs: 0, finishedAt: new Date()
       })} returning id`
     return row.id
+  },
+
+  /**
+   * Marks pending generations older than `staleSeconds` failed (their process died: they block nobody any more) and
+   * returns the allowance each still held, to be given back in the same transaction. Only `scope`'s when given.
+   */
+  async abandon (db: Db, staleSeconds: number, scope?: { userId: string, requestKey: string }): Promise<Array<{ userId: string, allowancePeriod: string }>> {
+    const mine = scope == null ? db`true` : db`user_id = ${scope.userId} and request_key = ${scope.requestKey}`
+    return await db<Array<{ userId: string, allowancePeriod: string }>>`
+      with gone as (
+        select id, allowance_period from ai_generations
+        where status = 'pending' and created_at < now() - make_interval(secs => ${staleSeconds}) and ${mine}
+        for update skip locked)
+      update ai_generations g set status = 'failed', error = 'Abandoned: the generation never finished', finished_at = now(),
+        allowance_period = null
+      from gone where g.id = gone.id
+      returning g.user_id, gone.allowance_period`
+      .then(rows => rows.filter(row => row.allowancePeriod != null))
+  },
+
+  /** Notes the month whose allowance the generation now holds (in the transaction that spent it). */
+  async holdAllowance (db: Db, id: string, period: string): Promise<void> {
+    await db`update ai_generations set allowance_period = ${period} where id = ${id}`
+  },
+
+  /** Lets go of the held allowance; true when this call did (so it is given back exactly once). */
+  async releaseAllowance (db: Db, id: string): Promise<boolean> {
+    const released = await db`update ai_generations set allowance_period = null where id = ${id} and allowance_period is not null`
+    return released.count > 0
   },
 
   /** Records the outcome of a pending generation (once: a finished row is left as it is). */

@@ -99,21 +99,37 @@ export function createAiRecipeService (fastify: FastifyInstance) {
   /** Provider call bounds (AI_TIMEOUT_MS). */
   const limits = { timeoutMs: ai.timeoutMs, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES }
 
-  /** Reserves one generation of this month's allowance, exact under concurrency; returns the period it counts in. */
-  async function reserve (userId: string): Promise<string> {
+  /**
+   * Reserves one generation of this month's allowance, exact under concurrency, held by the generation's row (so a
+   * process that dies before giving it back leaves it to `releaseAbandoned`); returns the period it counts in.
+   */
+  async function reserve (userId: string, generationId: string): Promise<string> {
     const period = usagePeriod()
     await fastify.transaction(async tx => {
       const { limits: planLimits } = await plans.forUser(userId, tx)
       const used = await plans.spend(tx, userId, 'aiGenerations', period)
       const limit = planLimits.aiGenerations
       if (limit != null && used > limit) throw new AiLimitReached({ limit, used: used - 1 })
+      await generations.holdAllowance(tx, generationId, period)
     })
     return period
   }
 
-  async function refund (userId: string, period: string): Promise<void> {
-    await plans.refund(db, userId, 'aiGenerations', period).catch((err: unknown) => {
+  /** Gives the held allowance back, once: the row's release and the count's decrement commit together. */
+  async function refund (userId: string, period: string, generationId: string): Promise<void> {
+    await fastify.transaction(async tx => {
+      if (await generations.releaseAllowance(tx, generationId)) await plans.refund(tx, userId, 'aiGenerations', period)
+    }).catch((err: unknown) => {
       fastify.log.error({ err, userId }, 'AI allowance not given back')
+    })
+  }
+
+  /** Pending generations older than STALE_SECONDS (their process died) fail, and their held allowance comes back. */
+  async function releaseAbandoned (scope?: { userId: string, requestKey: string }): Promise<number> {
+    return await fastify.transaction(async tx => {
+      const held = await generations.abandon(tx, STALE_SECONDS, scope)
+      for (const { userId, allowancePeriod } of held) await plans.refund(tx, userId, 'aiGenerations', allowancePeriod)
+      return held.length
     })
   }
 
@@ -170,7 +186,8 @@ export function createAiRecipeService (fastify: FastifyInstance) {
       const entry = { userId, request: { ...request }, prompt: userPrompt(request), model: ai.model, requestKey }
 
       // The claim comes first: a second identical request waits for nothing and spends nothing (409).
-      const id = await generations.start(db, entry, STALE_SECONDS)
+      await releaseAbandoned({ userId, requestKey })
+      const id = await generations.start(db, entry)
       if (id == null) {
         const err = new AiGenerationInProgress()
         await generations.refused(db, entry, err.message).catch((e: unknown) => { fastify.log.error({ err: e }, 'AI generation log not written') })
@@ -189,7 +206,7 @@ export function createAiRecipeService (fastify: FastifyInstance) {
         }
         if (ai.baseUrl == null) throw new AiProviderNotConfigured()
         await recipeRoom(userId)
-        reserved = await reserve(userId)
+        reserved = await reserve(userId, id)
 
         const chat = createChatClient({ baseUrl: ai.baseUrl, apiKey: ai.apiKey, model: ai.model, ...limits })
         let generated: GeneratedRecipe
@@ -204,7 +221,7 @@ export function createAiRecipeService (fastify: FastifyInstance) {
           withinSeconds: window
         })
         if (!created) {
-          await refund(userId, reserved)
+          await refund(userId, reserved, id)
           reserved = null
         }
         await finish(id, started, stats, { status: 'success', recipeId: recipe.id })
@@ -214,12 +231,14 @@ export function createAiRecipeService (fastify: FastifyInstance) {
         // Also when the client has gone (the abort is why we are here): the refund and the record must not be dropped.
         const spent = reserved
         await detached(async () => {
-          if (spent != null) await refund(userId, spent)
+          if (spent != null) await refund(userId, spent, id)
           await finish(id, started, stats, { status: isRefusal(err) ? 'refused' : 'failed', error: logMessage(err) })
         })
         throw err
       }
     },
+
+    releaseAbandoned,
 
     /** This month's generations against the plan's limit, and when the count starts again. */
     async usage (userId: string) {
@@ -234,9 +253,15 @@ export function createAiRecipeService (fastify: FastifyInstance) {
   }
 }
 
+/** Every few minutes: generations abandoned by a process that died give their allowance back. */
+export const RELEASE_ABANDONED_JOB = 'ai.release-abandoned'
+
 export default fp(async fastify => {
-  fastify.decorate('aiRecipeService', createAiRecipeService(fastify))
+  const service = createAiRecipeService(fastify)
+  fastify.decorate('aiRecipeService', service)
+  await fastify.queue.work(RELEASE_ABANDONED_JOB, async () => { await service.releaseAbandoned() })
+  await fastify.queue.schedule(RELEASE_ABANDONED_JOB, '*/5 * * * *')
 }, {
   name: 'ai-recipe-service',
-  dependencies: ['ai-generations-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'db']
+  dependencies: ['ai-generations-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'queue', 'db']
 })

@@ -432,3 +432,26 @@ t.test('request bounds: 400 envelope naming the field; the provider is never cal
   t.equal(provider.requests.length, 0)
   t.equal((await history(app, ann)).length, 0, 'invalid requests are not logged')
 })
+
+t.test('a generation abandoned by a process that died gives its allowance back, exactly once', async t => {
+  const { app, provider, ann } = await setup(t)
+  let answer: () => void = () => {}
+  const answered = new Promise<void>(resolve => { answer = resolve })
+  provider.script(async () => { await answered; return { status: 500, json: { error: 'overloaded' } } })
+  const pending = generate(app, ann, { prompt: 'the process dies during this one' })
+  await eventually(async () => provider.requests.length === 1)
+  t.equal((await usage(app, ann)).used, 1, 'the allowance is held while the provider works')
+
+  // As a process that died would have left it: still pending, long past any provider timeout.
+  await app.db`update ai_generations set created_at = now() - interval '20 minutes' where user_id = ${ann.id} and status = 'pending'`
+  t.equal(await app.aiRecipeService.releaseAbandoned(), 1, 'the sweep finds it')
+  t.equal((await usage(app, ann)).used, 0, 'and gives the allowance back')
+  t.match((await history(app, ann))[0], { status: 'failed', error: 'Abandoned: the generation never finished' })
+  t.equal(await app.aiRecipeService.releaseAbandoned(), 0, 'a second sweep finds nothing')
+
+  // The request was alive after all: when it fails, it gives back nothing more.
+  answer()
+  t.equal((await pending).statusCode, 502)
+  t.equal((await usage(app, ann)).used, 0, 'never below what was spent')
+  t.match((await history(app, ann))[0], { status: 'failed', error: 'Abandoned: the generation never finished' }, 'the record is not rewritten')
+})

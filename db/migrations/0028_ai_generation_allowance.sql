@@ -1,0 +1,2 @@
+ALTER TABLE "ai_generations" ADD COLUMN "allowance_period" text;--> statement-breakpoint
+CREATE INDEX "ai_generations_pending_created_idx" ON "ai_generations" USING btree ("created_at") WHERE status = 'pending';
