@@ -5,6 +5,7 @@ import path from 'node:path'
 import envSchema from 'env-schema'
 import webPush from 'web-push'
 import { Type, type Static } from 'typebox'
+import { exactOrigin } from './lib/recipe-import/allowed-origins.js'
 
 /** The lowest bcrypt cost production accepts; tests run at 4 (BCRYPT_COST) to register users in a millisecond. */
 export const MIN_PRODUCTION_BCRYPT_COST = 10
@@ -69,7 +70,10 @@ const EnvSchema = Type.Object({
   AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
   AI_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   CHROMIUM_PATH: Type.Optional(Type.String()),
-  IMPORT_ALLOW_PRIVATE_HOSTS: Type.Boolean({ default: false }),
+  /** Tests only: exact origins (`http://127.0.0.1:4567,...`) the import may fetch from though they are loopback. */
+  IMPORT_ALLOW_ORIGINS: Type.Optional(Type.String()),
+  /** Chromium (about 630 MB in 9 processes) is closed after this long without a render, and relaunched on the next. */
+  BROWSER_IDLE_CLOSE_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 60_000 }),
   /** Client-side analytics the web app may load (GET /api/analytics/config); unset: none. */
   ANALYTICS_PROVIDER: Type.Optional(Type.Union([Type.Literal('plausible'), Type.Literal('umami'), Type.Literal('matomo'), Type.Literal('google')])),
   ANALYTICS_SITE_ID: Type.Optional(Type.String({ maxLength: 200 })),
@@ -143,7 +147,9 @@ export interface Config {
   }
   ai: { baseUrl?: string, apiKey?: string, model: string, timeoutMs: number }
   chromiumPath?: string
-  importAllowPrivateHosts: boolean
+  /** IMPORT_ALLOW_ORIGINS as `URL.origin` strings: loopback allowed for exactly these (lib/recipe-import/allowed-origins.ts). */
+  importAllowOrigins: string[]
+  browserIdleCloseMs: number
   /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
   vapid: { publicKey?: string, privateKey?: string, subject: string }
   jobs: { retryDelaySeconds: number, scheduled: boolean }
@@ -326,7 +332,8 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     storage,
     ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS },
     chromiumPath: env.CHROMIUM_PATH,
-    importAllowPrivateHosts: env.IMPORT_ALLOW_PRIVATE_HOSTS,
+    importAllowOrigins: parseImportOrigins(env.IMPORT_ALLOW_ORIGINS),
+    browserIdleCloseMs: env.BROWSER_IDLE_CLOSE_MS,
     vapid,
     jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },
     analytics: { provider: env.ANALYTICS_PROVIDER, siteId: env.ANALYTICS_SITE_ID, host: env.ANALYTICS_HOST },
@@ -335,6 +342,16 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     pushServiceOrigins: env.PUSH_SERVICE_ORIGINS.split(',').map(o => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL
   }
+}
+
+/** Each entry must be exactly one origin, `scheme://host:port`: anything wider or malformed stops the start. */
+function parseImportOrigins (raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map(entry => entry.trim()).filter(entry => entry !== '')
+  return entries.map(entry => {
+    const origin = exactOrigin(entry)
+    if (origin == null) throw new ConfigError(`Invalid configuration: IMPORT_ALLOW_ORIGINS entry "${entry}" is not an origin (scheme://host:port)`)
+    return origin
+  })
 }
 
 function parseOAuthProviders (raw: string | undefined): Record<string, OAuthProvider> {

@@ -78,7 +78,7 @@ export function isLoopbackAddress (address: string): boolean {
   return v6.range() === 'loopback'
 }
 
-/** The address rule of a fetch: public unicast, or loopback when private hosts are allowed (tests). */
-export function addressAllowed (address: string, allowPrivate = false): boolean {
-  return isPublicAddress(address) || (allowPrivate && isLoopbackAddress(address))
+/** The address rule of a fetch: public unicast, or loopback for a URL of an origin the test setting names. */
+export function addressAllowed (address: string, loopbackAllowed = false): boolean {
+  return isPublicAddress(address) || (loopbackAllowed && isLoopbackAddress(address))
 }

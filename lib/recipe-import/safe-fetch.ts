@@ -2,7 +2,7 @@
 // decisions.md "URL safety". Per hop: http/https only, no credentials, ports 80/443, every resolved address public
 // unicast, and the connection goes to the address that was checked (so DNS rebinding cannot swap it). Redirects are
 // followed by hand with the same checks; one deadline covers every hop and the body; the body is capped after
-// decompression.
+// decompression. The test setting (allowOrigins) exempts exact origins from the port rule and admits loopback for them.
 import { promises as dns } from 'node:dns'
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
@@ -10,6 +10,7 @@ import net from 'node:net'
 import { pipeline, Transform, type TransformCallback, type Readable } from 'node:stream'
 import zlib from 'node:zlib'
 import { addressAllowed, isPublicAddress } from './address.js'
+import { originSet } from './allowed-origins.js'
 
 export { isPublicAddress }
 
@@ -31,10 +32,12 @@ export class FetchFailed extends Error {
 
 export interface SafeFetchOptions {
   /**
-   * IMPORT_ALLOW_PRIVATE_HOSTS (tests only): loopback addresses (127.0.0.0/8, ::1, ::ffff:127.x) and any port are
-   * allowed. Nothing else: link-local/metadata (169.254/16, fd00:ec2::254), RFC 1918, CGNAT... stay refused.
+   * IMPORT_ALLOW_ORIGINS (tests only): exact origins (`http://127.0.0.1:4567`). A URL of one of them, first or any
+   * redirect hop, may use its port and reach loopback addresses (127.0.0.0/8, ::1, ::ffff:127.x). Nothing else: another
+   * port or name of the same host is checked as in production, and link-local/metadata (169.254/16, fd00:ec2::254),
+   * RFC 1918, CGNAT... stay refused even for these origins.
    */
-  allowPrivate?: boolean
+  allowOrigins?: readonly string[]
   /** Total deadline across DNS, every hop and the body, default 15000. */
   timeoutMs?: number
   /** Cap on the (decompressed) body, default 5 MB. */
@@ -87,12 +90,15 @@ const MAX_ENCODINGS = 3
 /** The host of a URL without IPv6 brackets. */
 const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1')
 
+/** Whether the URL's origin is one the test setting names (then loopback is allowed for it, and its port). */
+const exempt = (url: URL, allowed: ReadonlySet<string>): boolean => allowed.has(url.origin)
+
 /**
  * Checks scheme, credentials and port of a URL (no DNS); throws UrlNotAllowed. A host written as an IP address
  * (WHATWG parsing has already turned 2130706433, 0x7f.1, 017700000001 into 127.0.0.1) must pass the address rule too,
- * and `localhost` names are refused unless private hosts are allowed.
+ * and `localhost` names are refused unless the URL's origin is one of `allowOrigins` (tests).
  */
-export function checkUrl (url: string, allowPrivate = false): URL {
+export function checkUrl (url: string, allowOrigins: Iterable<string> = []): URL {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -103,13 +109,14 @@ export function checkUrl (url: string, allowPrivate = false): URL {
     throw new UrlNotAllowed(`URL not allowed: scheme ${parsed.protocol}`)
   }
   if (parsed.username !== '' || parsed.password !== '') throw new UrlNotAllowed('URL not allowed: credentials in the URL')
+  const loopbackAllowed = exempt(parsed, originSet(allowOrigins))
   const port = parsed.port === '' ? DEFAULT_PORT[parsed.protocol] : Number(parsed.port)
-  if (!allowPrivate && !ALLOWED_PORTS.has(port)) throw new UrlNotAllowed(`URL not allowed: port ${port}`)
+  if (!loopbackAllowed && !ALLOWED_PORTS.has(port)) throw new UrlNotAllowed(`URL not allowed: port ${port}`)
   const host = bareHost(parsed).toLowerCase()
   if (host === '') throw new UrlNotAllowed('URL not allowed: no host')
   if (net.isIP(host) !== 0) {
-    if (!addressAllowed(host, allowPrivate)) throw new UrlNotAllowed(`URL not allowed: address ${host}`)
-  } else if (!allowPrivate && /(^|\.)localhost\.?$/.test(host)) {
+    if (!addressAllowed(host, loopbackAllowed)) throw new UrlNotAllowed(`URL not allowed: address ${host}`)
+  } else if (!loopbackAllowed && /(^|\.)localhost\.?$/.test(host)) {
     throw new UrlNotAllowed('URL not allowed: localhost')
   }
   return parsed
@@ -133,8 +140,7 @@ const defaultLookup = async (hostname: string): Promise<Array<{ address: string,
 interface Target { address: string, family: 4 | 6 }
 
 /** Resolves the URL's host once and checks every address; the first one is where the connection goes. */
-async function resolveTarget (url: URL, options: Required<Pick<SafeFetchOptions, 'allowPrivate'>> & SafeFetchOptions,
-  signal: AbortSignal): Promise<Target> {
+async function resolveTarget (url: URL, loopbackAllowed: boolean, options: SafeFetchOptions, signal: AbortSignal): Promise<Target> {
   const host = bareHost(url)
   if (net.isIP(host) !== 0) return { address: host, family: net.isIP(host) === 6 ? 6 : 4 } // checked by checkUrl
   let addresses: Array<{ address: string }>
@@ -146,7 +152,7 @@ async function resolveTarget (url: URL, options: Required<Pick<SafeFetchOptions,
   }
   if (!Array.isArray(addresses) || addresses.length === 0) throw new FetchFailed(`could not resolve ${host}`)
   for (const { address } of addresses) {
-    if (!addressAllowed(address, options.allowPrivate)) {
+    if (!addressAllowed(address, loopbackAllowed)) {
       throw new UrlNotAllowed(`URL not allowed: ${host} resolves to ${String(address)}`)
     }
   }
@@ -327,7 +333,7 @@ const mediaType = (value: string | undefined): string => (value ?? '').split(';'
  * everything else that goes wrong (non-2xx final status with `status`).
  */
 export async function safeFetch (url: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
-  const allowPrivate = options.allowPrivate === true
+  const allowed = originSet(options.allowOrigins)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS
@@ -342,9 +348,9 @@ export async function safeFetch (url: string, options: SafeFetchOptions = {}): P
   else options.signal?.addEventListener('abort', onCallerAbort, { once: true })
 
   try {
-    let current = checkUrl(url, allowPrivate)
+    let current = checkUrl(url, allowed)
     for (let redirects = 0; ; redirects++) {
-      const target = await resolveTarget(current, { ...options, allowPrivate }, signal)
+      const target = await resolveTarget(current, exempt(current, allowed), options, signal)
       const response = await send(current, target, method, requestHeaders(options, current), signal)
       response.on('error', () => {}) // errors surface through reading; never as an unhandled event
       const status = response.statusCode ?? 0
@@ -358,7 +364,7 @@ export async function safeFetch (url: string, options: SafeFetchOptions = {}): P
         } catch {
           throw new UrlNotAllowed('URL not allowed: invalid redirect location')
         }
-        current = checkUrl(next.href, allowPrivate)
+        current = checkUrl(next.href, allowed)
         continue
       }
       if (status < 200 || status > 299) {

@@ -1,8 +1,9 @@
 // The headless-browser renderer (plugins/external/browser.ts) on its own terms: it runs a page's scripts, and nothing
 // the page asks for leaves Chromium except through the safe fetcher (decisions.md "URL safety"). A loopback CANARY
-// server (TCP and UDP on one port) must receive nothing at all. Also: bounded concurrency, timeouts, a killed Chromium
-// and no process left after close. Nothing here reaches the internet. The plugin runs on a bare Fastify with the two
-// settings it reads (fast, no database); the last test checks that the app itself decorates `browser`.
+// server (TCP and UDP on one port) must receive nothing at all, and the test setting that allows the local site's
+// exact origin opens nothing else on loopback. Also: bounded concurrency, timeouts, a killed Chromium, the browser closed
+// when idle, and no process left after close. Nothing here reaches the internet. The plugin runs on a bare Fastify with
+// the settings it reads (fast, no database); the last test checks that the app itself decorates `browser`.
 import { createSocket } from 'node:dgram'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
@@ -41,56 +42,88 @@ interface Site {
 }
 
 /**
- * The "web site" on loopback: scripts, JSON and a slow endpoint (answers after `?ms=`, unless the renderer gives the
- * request up first; counts concurrent requests).
+ * The "web site" on loopback: scripts, JSON, a redirect (`/redirect?to=`) and a slow endpoint (answers after `?ms=`,
+ * unless the renderer gives the request up first; counts concurrent requests). One server for the whole file, so that
+ * its origin is known before the apps that allow it (IMPORT_ALLOW_ORIGINS) are built; each test gets its own record.
  */
-async function site (t: Test): Promise<Site> {
-  const state: Site = { origin: '', requests: [], slowAnswered: 0, inFlight: 0, maxInFlight: 0 }
-  const server = createHttpServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://site')
-    state.requests.push(url.pathname)
-    switch (url.pathname) {
-      case '/app.js':
-        res.writeHead(200, { 'content-type': 'text/javascript' })
-        res.end(`fetch('/data.json').then(r => r.json()).then(data => {
-          document.getElementById('recipe').innerHTML = '<h1>Built by script: ' + data.title + '</h1>'
-          const s = document.createElement('script'); s.type = 'application/ld+json'
-          s.textContent = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Recipe', name: data.title })
-          document.head.appendChild(s)
-        })`)
-        return
-      case '/data.json':
+let current: Site = { origin: '', requests: [], slowAnswered: 0, inFlight: 0, maxInFlight: 0 }
+const siteServer = createHttpServer((req, res) => {
+  const state = current // the record of the test that made the request, even if it ends meanwhile
+  const url = new URL(req.url ?? '/', 'http://site')
+  state.requests.push(url.pathname)
+  switch (url.pathname) {
+    case '/app.js':
+      res.writeHead(200, { 'content-type': 'text/javascript' })
+      res.end(`fetch('/data.json').then(r => r.json()).then(data => {
+        document.getElementById('recipe').innerHTML = '<h1>Built by script: ' + data.title + '</h1>'
+        const s = document.createElement('script'); s.type = 'application/ld+json'
+        s.textContent = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Recipe', name: data.title })
+        document.head.appendChild(s)
+      })`)
+      return
+    case '/data.json':
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ title: 'Tomato soup' }))
+      return
+    case '/redirect':
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' })
+      res.end()
+      return
+    case '/slow': {
+      state.inFlight++
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight)
+      const timer = setTimeout(() => {
+        state.inFlight--
+        state.slowAnswered++
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ title: 'Tomato soup' }))
-        return
-      case '/slow': {
-        state.inFlight++
-        state.maxInFlight = Math.max(state.maxInFlight, state.inFlight)
-        const timer = setTimeout(() => {
-          state.inFlight--
-          state.slowAnswered++
-          res.writeHead(200, { 'content-type': 'application/json' })
-          res.end('{"slow":"done"}')
-        }, Number(url.searchParams.get('ms') ?? 300))
-        res.on('close', () => {
-          if (res.writableFinished) return
-          clearTimeout(timer) // given up: never answered, and no timer left behind
-          state.inFlight--
-        })
-        return
-      }
-      default:
-        res.writeHead(404, { 'content-type': 'text/plain' })
-        res.end('not found')
+        res.end('{"slow":"done"}')
+      }, Number(url.searchParams.get('ms') ?? 300))
+      res.on('close', () => {
+        if (res.writableFinished) return
+        clearTimeout(timer) // given up: never answered, and no timer left behind
+        state.inFlight--
+      })
+      return
     }
+    default:
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end('not found')
+  }
+})
+await new Promise<void>(resolve => siteServer.listen(0, '127.0.0.1', resolve))
+const SITE_ORIGIN = `http://127.0.0.1:${(siteServer.address() as AddressInfo).port}`
+t.teardown(async () => {
+  siteServer.closeAllConnections()
+  await new Promise(resolve => siteServer.close(resolve))
+})
+
+/** The site, with a fresh record for this test; its held requests are ended when the test ends. */
+async function site (t: Test): Promise<Site> {
+  current = { origin: SITE_ORIGIN, requests: [], slowAnswered: 0, inFlight: 0, maxInFlight: 0 }
+  t.teardown(() => { siteServer.closeAllConnections() })
+  return current
+}
+
+interface Secret { origin: string, hits: string[], token: string }
+
+/**
+ * Another loopback port (the API's own, in the filed attack) holding a secret any origin may read (CORS `*`): what a
+ * page of the allowed site must never get.
+ */
+async function secretServer (t: Test): Promise<Secret> {
+  const hits: string[] = []
+  const token = `token-${Math.random().toString(36).slice(2)}`
+  const server = createHttpServer((req, res) => {
+    hits.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': req.url === '/frame' ? 'text/html' : 'application/json', 'access-control-allow-origin': '*' })
+    res.end(req.url === '/frame' ? `<p>${token}</p>` : JSON.stringify({ token }))
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   t.teardown(async () => {
     server.closeAllConnections()
     await new Promise(resolve => server.close(resolve))
   })
-  return state
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, token }
 }
 
 interface Canary { port: number, origin: string, hits: string[] }
@@ -157,11 +190,14 @@ function alive (pid: number): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// The plugin on a bare Fastify, with the settings it reads (CHROMIUM_PATH, IMPORT_ALLOW_PRIVATE_HOSTS).
+// The plugin on a bare Fastify, with the settings it reads (CHROMIUM_PATH, IMPORT_ALLOW_ORIGINS, BROWSER_IDLE_CLOSE_MS).
 
-async function browserApp (t: Test, settings: Partial<Pick<Config, 'chromiumPath' | 'importAllowPrivateHosts'>> = {}): Promise<FastifyInstance> {
+type BrowserSettings = Pick<Config, 'chromiumPath' | 'importAllowOrigins' | 'browserIdleCloseMs'>
+
+async function browserApp (t: Test, settings: Partial<BrowserSettings> = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false })
-  app.decorate('config', { chromiumPath: CHROMIUM_PATH, importAllowPrivateHosts: false, ...settings } as Config)
+  const config: BrowserSettings = { chromiumPath: CHROMIUM_PATH, importAllowOrigins: [], browserIdleCloseMs: 60_000, ...settings }
+  app.decorate('config', config as Config)
   await app.register(browserPlugin)
   await app.ready()
   t.teardown(async () => await app.close())
@@ -180,10 +216,10 @@ function raiseLimits (t: Test, limits: Partial<Record<'settleMs' | 'subresourceT
   t.teardown(() => { Object.assign(mutable, saved) })
 }
 
-// Loopback allowed (IMPORT_ALLOW_PRIVATE_HOSTS, the tests' setting): one app shared by the tests that need no other.
+// The site's origin allowed (IMPORT_ALLOW_ORIGINS, the tests' setting): one app shared by the tests that need no other.
 let openApp: Promise<FastifyInstance> | undefined
 const permissive = async (): Promise<FastifyInstance> =>
-  await (openApp ??= browserApp(t, { importAllowPrivateHosts: true }))
+  await (openApp ??= browserApp(t, { importAllowOrigins: [SITE_ORIGIN] }))
 
 t.test('without Chromium: not available, and render says so', async t => {
   const app = await browserApp(t, { chromiumPath: '/nonexistent/chromium' })
@@ -225,7 +261,7 @@ t.test('a page built by its script renders to HTML with that content', { skip },
 
 t.test('nothing the page asks for reaches a private address (canary receives nothing)', { skip }, async t => {
   // Loopback NOT allowed here (the production setting): every request of the browser must be refused by the checks.
-  const app = await browserApp(t, { importAllowPrivateHosts: false })
+  const app = await browserApp(t, { importAllowOrigins: [] })
   const c = await canary(t)
   const C = c.origin
   const L = `http://localhost:${c.port}`
@@ -284,6 +320,71 @@ t.test('nothing the page asks for reaches a private address (canary receives not
   t.notMatch(seen, /:ok|ws:open|sw:registered/, `nothing succeeded: ${JSON.stringify(seen)}`)
   await sleep(500) // anything late (prerender, retries) would show up now
   t.same(c.hits, [], 'the canary received no connection, request or datagram')
+})
+
+t.test('the allowed origin is the one loopback origin a page reaches: not another port, not by redirect, not in a frame', { skip }, async t => {
+  // Filed: with loopback allowed for tests, a page's script read the API's own port and returned its secret.
+  const app = await permissive()
+  const server = await site(t)
+  const secret = await secretServer(t)
+  const otherName = SITE_ORIGIN.replace('127.0.0.1', 'localhost') // the same server under another origin
+  const html = `<!doctype html><html><body><pre id="probes"></pre><iframe src="${secret.origin}/frame"></iframe><script>
+    const probe = text => { document.getElementById('probes').textContent += text + '\\n' }
+    const read = (name, url) => fetch(url).then(r => r.json()).then(d => probe(name + ':' + (d.token ?? d.title)), () => probe(name + ':failed'))
+    Promise.all([
+      read('allowed', '/data.json'),
+      read('other-port', '${secret.origin}/secret'),
+      read('redirect', '/redirect?to=' + encodeURIComponent('${secret.origin}/secret')),
+      read('other-name', '${otherName}/data.json')
+    ]).then(() => { ${finishAfter(0)} })
+  </script></body></html>`
+  const rendered = await app.browser.render(`${server.origin}/page`, html)
+  const seen = probes(rendered)
+  t.match(seen, 'allowed:Tomato soup', 'the allowed origin itself answers the page')
+  for (const name of ['other-port', 'redirect', 'other-name']) t.match(seen, `${name}:failed`, `${name} refused`)
+  t.notMatch(rendered, secret.token, 'the secret is nowhere in the rendered page')
+  t.same(secret.hits, [], 'the other port received nothing: no fetch, no redirect hop, no frame')
+  t.ok(server.requests.includes('/redirect'), 'the redirect was asked of the allowed origin (its next hop was refused)')
+  t.equal(server.requests.filter(path => path === '/data.json').length, 1, 'localhost:<same port> is another origin: not reached')
+})
+
+t.test('an idle browser closes after BROWSER_IDLE_CLOSE_MS and the next render relaunches it; a render during the close works; none is cut', { skip }, async t => {
+  const before = chromiumProcesses()
+  const ours = (): number[] => [...chromiumProcesses().keys()].filter(pid => !before.has(pid))
+  const app = await browserApp(t, { importAllowOrigins: [SITE_ORIGIN], browserIdleCloseMs: 300 })
+  const server = await site(t)
+  let closings = 0
+  app.browser.events.on('closing', () => { closings++ })
+  t.equal(app.browser.isOpen(), false, 'nothing is launched before the first render')
+
+  // The render outlasts the idle time (its script waits for a slow answer): the idle time counts from the last render.
+  const long = `<!doctype html><html><body><p id="out">waiting</p><script>
+    fetch('/slow?ms=1500').then(r => r.json()).then(d => { document.getElementById('out').textContent = 'slow ' + d.slow; ${finishAfter(0)} })
+  </script></body></html>`
+  t.match(await app.browser.render(`${server.origin}/long`, long), '<p id="out">slow done</p>', 'a render longer than the idle time')
+  t.equal(closings, 0, 'no close began while it ran')
+  t.ok(app.browser.isOpen() && ours().length > 0, 'Chromium runs after the render')
+
+  await eventually(async () => !app.browser.isOpen() && ours().length === 0, 30_000)
+  t.equal(closings, 1, 'closed once idle: no Chromium process of this app is left')
+
+  const again = await app.browser.render(`${server.origin}/again`, '<html><body><p>again</p></body></html>')
+  t.match(again, '<p>again</p>', 'the next render relaunched it')
+  const relaunched = ours()
+  t.ok(relaunched.length > 0, 'a new Chromium runs')
+
+  // A render that arrives as the idle close begins gets a browser of its own; the closing one still goes.
+  let during: Promise<string> | undefined
+  app.browser.events.once('closing', () => {
+    during = app.browser.render(`${server.origin}/during`, '<html><body><p>during</p></body></html>')
+  })
+  await eventually(async () => during != null, 30_000)
+  t.match(await during, '<p>during</p>', 'the render that came during the close rendered')
+  t.ok(app.browser.isOpen(), 'on a new browser')
+  await eventually(async () => relaunched.every(pid => !alive(pid)), 30_000)
+  t.pass('the browser that was closing is gone')
+  await eventually(async () => !app.browser.isOpen() && ours().length === 0, 30_000)
+  t.equal(closings, 3, 'and the new one closed when idle in turn')
 })
 
 t.test('WebSockets never connect, even to an allowed host', { skip }, async t => {
@@ -386,7 +487,7 @@ t.test('timeouts and aborts end a render and free its slot', { skip }, async t =
 
 t.test('Chromium killed mid-render: that render fails, the next one works, nothing is left after close', { skip }, async t => {
   const before = chromiumProcesses()
-  const app = await browserApp(t, { importAllowPrivateHosts: true })
+  const app = await browserApp(t, { importAllowOrigins: [SITE_ORIGIN] })
   const server = await site(t)
   // The page's request is answered after 30 s and nothing else ends the render before its 15 s timeout: a render that
   // did not notice Chromium's exit would fail later, with RenderTimeout or once that answer came.

@@ -24,7 +24,8 @@ t.test('defaults of decisions.md section 7', async t => {
   t.match(config.storage.localDir, /uploads$/)
   t.equal(config.storage.publicUrl, 'http://localhost:3000', 'local files are served by the API itself')
   t.equal(config.mail.smtpUrl, undefined, 'emails recorded, not sent')
-  t.equal(config.importAllowPrivateHosts, false)
+  t.same(config.importAllowOrigins, [], 'the import reaches no loopback origin')
+  t.equal(config.browserIdleCloseMs, 60_000)
   t.equal(config.trustProxy, 'loopback,uniquelocal')
 })
 
@@ -36,7 +37,8 @@ t.test('values are typed and validated', async t => {
     PORT: '8080',
     BFF_PORT: '9090',
     RATE_LIMIT_AUTH_MAX: '3',
-    IMPORT_ALLOW_PRIVATE_HOSTS: 'true',
+    IMPORT_ALLOW_ORIGINS: 'http://127.0.0.1:4567, http://localhost:8080/,https://[::1]:8443,HTTP://LOCALHOST:80',
+    BROWSER_IDLE_CLOSE_MS: '500',
     ALLOWED_ORIGINS: 'https://a.example.com, https://b.example.com/',
     MINIO_ENDPOINT: 'minio.internal',
     MINIO_ACCESS_KEY: 'ak',
@@ -46,7 +48,9 @@ t.test('values are typed and validated', async t => {
   t.equal(config.port, 8080)
   t.equal(config.bffPort, 9090)
   t.equal(config.rateLimit.authMax, 3)
-  t.equal(config.importAllowPrivateHosts, true)
+  t.same(config.importAllowOrigins, ['http://127.0.0.1:4567', 'http://localhost:8080', 'https://[::1]:8443', 'http://localhost'],
+    'exact origins, as URL.origin writes them')
+  t.equal(config.browserIdleCloseMs, 500)
   t.same(config.allowedOrigins, ['https://a.example.com', 'https://b.example.com'])
   t.equal(config.storage.s3?.endPoint, 'minio.internal', 'MINIO_* are aliases of S3_*')
   t.equal(config.storage.publicUrl, 'https://minio.internal/recipes', 'S3 files: the path-style bucket URL by default')
@@ -72,6 +76,11 @@ t.test('values are typed and validated', async t => {
     [{ NODE_ENV: 'staging' }, /NODE_ENV/],
     [{ STORAGE_DRIVER: 's3' }, /S3_ENDPOINT/],
     [{ ALLOWED_ORIGINS: 'not an origin' }, /ALLOWED_ORIGINS/],
+    // Each IMPORT_ALLOW_ORIGINS entry is exactly one origin: nothing wider, nothing malformed.
+    ...['127.0.0.1:4567', 'http://127.0.0.1:4567/path', 'http://127.0.0.1:4567?x', 'http://*:4567', 'http://127.0.0.1:*',
+      'ftp://127.0.0.1:21', 'http://user@127.0.0.1:4567', 'http://127.0.0.1:99999', 'http://', 'true', 'http://a b:1'
+    ].map((entry): [Record<string, string>, RegExp] => [{ IMPORT_ALLOW_ORIGINS: `http://127.0.0.1:1,${entry}` }, /IMPORT_ALLOW_ORIGINS/]),
+    [{ BROWSER_IDLE_CLOSE_MS: '0' }, /BROWSER_IDLE_CLOSE_MS/],
     [{ ADMIN_BOOTSTRAP_EMAIL: 'a@b.co' }, /ADMIN_BOOTSTRAP/],
     [{ RATE_LIMIT_GLOBAL_MAX: '0' }, /RATE_LIMIT_GLOBAL_MAX/]
   ]

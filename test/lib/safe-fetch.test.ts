@@ -1,6 +1,6 @@
 // The SSRF-safe fetcher of the recipe import (decisions.md "URL safety"). Nothing here reaches the internet: refusals
-// happen before any connection, and every connection goes to a local server through an injected resolver (private
-// hosts allowed, which admits loopback only).
+// happen before any connection, and every connection goes to a local server through an injected resolver (its exact
+// origin allowed, which admits loopback for that origin only).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import tls from 'node:tls'
@@ -161,18 +161,26 @@ t.test('checkUrl: scheme, credentials, port and literal addresses (no DNS)', asy
   t.ok(checkUrl('http://[2606:4700:4700::1111]/'), 'a public IPv6 literal')
   t.ok(checkUrl('https://recipes.example.com./x'), 'a fully qualified name (the address is checked after DNS)')
 
-  // Private hosts allowed (tests): loopback and any port, nothing else.
-  t.ok(checkUrl('http://127.0.0.1:8080/', true))
-  t.ok(checkUrl('http://127.0.0.2:1/', true))
-  t.ok(checkUrl('http://[::1]:3000/', true))
-  t.ok(checkUrl('http://[::ffff:127.0.0.1]:3000/', true))
-  t.ok(checkUrl('http://localhost:3000/', true))
-  t.ok(checkUrl('http://example.com:8080/', true))
-  for (const url of [
+  // Origins allowed (tests): exactly those, each with its port and loopback.
+  const refusedAddresses = [
     'http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://10.0.0.1:8080/', 'http://192.168.0.1/',
-    'http://100.100.100.200/', 'http://0.0.0.0:8080/', 'http://[::]:8080/', 'http://[64:ff9b::7f00:1]/',
-    'file:///etc/passwd', 'http://user:pass@127.0.0.1:8080/'
-  ]) t.throws(() => checkUrl(url, true), UrlNotAllowed, `${url} even with private hosts allowed`)
+    'http://100.100.100.200/', 'http://0.0.0.0:8080/', 'http://[::]:8080/', 'http://[64:ff9b::7f00:1]/'
+  ]
+  const allowed = ['http://127.0.0.1:8080', 'http://127.0.0.2:1/', 'http://[::1]:3000', 'http://[::ffff:127.0.0.1]:3000',
+    'http://localhost:3000', 'http://example.com:8080', 'https://127.0.0.1:8443', ...refusedAddresses]
+  for (const url of ['http://127.0.0.1:8080/', 'http://127.0.0.2:1/x', 'http://[::1]:3000/', 'http://[::ffff:127.0.0.1]:3000/',
+    'http://localhost:3000/', 'http://example.com:8080/', 'https://127.0.0.1:8443/',
+    'http://127.1:8080/' // parsed as 127.0.0.1
+  ]) {
+    t.ok(checkUrl(url, allowed), `${url} allowed`)
+  }
+  for (const url of [
+    ...refusedAddresses, 'file:///etc/passwd', 'http://user:pass@127.0.0.1:8080/',
+    'http://127.0.0.1:8081/', 'http://127.0.0.1/', 'https://127.0.0.1:8080/', 'http://127.0.0.3:8080/',
+    'http://localhost:8080/', 'http://localhost.:3000/', 'http://[::1]:8080/', 'http://localhost:3001/', 'http://example.com:8081/'
+  ]) t.throws(() => checkUrl(url, allowed), UrlNotAllowed, `${url}: not an allowed origin, or a private address whatever the setting`)
+  t.throws(() => checkUrl('http://127.0.0.1:8080/', ['http://127.0.0.1:8080/path', 'http://*:8080', '127.0.0.1:8080']), UrlNotAllowed,
+    'entries that are not exactly an origin allow nothing')
 })
 
 t.test('safeFetch refuses before connecting or resolving', async t => {
@@ -200,11 +208,13 @@ t.test('every resolved address must be public', async t => {
     await rejectsWith(t, safeFetch(`https://${name}.test/recipe`, { lookup }), UrlNotAllowed, /resolves to/, name)
   }
   t.equal(calls.length, 10, 'one lookup each')
-  // With private hosts allowed, only loopback answers pass.
+  // For an allowed origin, only loopback answers pass.
   for (const name of ['mixed', 'v6-mixed', 'nat64', 'metadata', 'alibaba', 'zero']) {
-    await rejectsWith(t, safeFetch(`http://${name}.test:8080/`, { lookup, allowPrivate: true }), UrlNotAllowed, /resolves to/,
-      `${name} with private hosts allowed`)
+    await rejectsWith(t, safeFetch(`http://${name}.test:8080/`, { lookup, allowOrigins: [`http://${name}.test:8080`] }), UrlNotAllowed,
+      /resolves to/, `${name}, its origin allowed`)
   }
+  await rejectsWith(t, safeFetch('http://loopback.test:8080/', { lookup, allowOrigins: ['http://loopback.test:8081'] }), UrlNotAllowed,
+    /port 8080/, 'loopback by name, but not the allowed origin')
   // The system resolver: localhost resolves to loopback.
   await rejectsWith(t, safeFetch('http://localhost/'), UrlNotAllowed, null, 'localhost (refused by name before it resolves to loopback)')
   await rejectsWith(t, safeFetch('http://nowhere.test/', { lookup }), FetchFailed, /could not resolve/, 'unknown name')
@@ -221,7 +231,7 @@ t.test('fetches from the checked address, with the name as Host', async t => {
   const { lookup, calls } = table({ 'recipes.test': '127.0.0.1' })
   const response = await safeFetch(`http://recipes.test:${server.port}/r/1?x=2`, {
     lookup,
-    allowPrivate: true,
+    allowOrigins: [`http://recipes.test:${server.port}`],
     headers: { Host: 'internal.example', Cookie: 'session=1', Authorization: 'Bearer x', Referer: 'http://recipes.test/', 'Accept-Language': 'fr' }
   })
   t.equal(response.status, 200)
@@ -240,13 +250,13 @@ t.test('fetches from the checked address, with the name as Host', async t => {
   t.notOk(seen?.headers.cookie, 'never a cookie')
   t.notOk(seen?.headers.authorization, 'never credentials')
 
-  // The system resolver path with private hosts allowed (loopback).
+  // The system resolver path, the origin allowed (loopback).
   const v6 = await serve(html('<p>v6</p>'), '::1', server.port).catch(() => null)
   if (v6 != null) t.teardown(v6.close)
-  const viaLocalhost = await safeFetch(`http://localhost:${server.port}/`, { allowPrivate: true })
+  const viaLocalhost = await safeFetch(`http://localhost:${server.port}/`, { allowOrigins: [`http://localhost:${server.port}`] })
   t.match(viaLocalhost.body.toString(), /Pancakes|v6/, 'localhost through dns.lookup')
 
-  const literal = await safeFetch(`http://127.0.0.1:${server.port}/`, { lookup, allowPrivate: true })
+  const literal = await safeFetch(`http://127.0.0.1:${server.port}/`, { lookup, allowOrigins: [`http://127.0.0.1:${server.port}`] })
   t.equal(literal.status, 200, 'an address literal')
   t.equal(calls.length, 1, 'an address literal is not resolved')
 })
@@ -264,14 +274,14 @@ t.test('the connection goes to the address of the one lookup per hop (DNS rebind
   }
   for (const later of ['127.0.0.2', '169.254.169.254', '10.0.0.1']) {
     calls = 0
-    const response = await safeFetch(`http://rebind.test:${first.port}/`, { lookup: rebinding(later), allowPrivate: true })
+    const response = await safeFetch(`http://rebind.test:${first.port}/`, { lookup: rebinding(later), allowOrigins: [`http://rebind.test:${first.port}`] })
     t.equal(response.body.toString(), 'first', `connected to the checked address, not ${later}`)
     t.equal(calls, 1, 'resolved once')
   }
   // The name itself resolves nowhere (.test): the only way to connect is the pinned address.
   calls = 0
   const pinnedSecond = async () => { calls++; return [{ address: '127.0.0.2', family: 4 as const }] }
-  const response = await safeFetch(`http://rebind.test:${first.port}/`, { lookup: pinnedSecond, allowPrivate: true })
+  const response = await safeFetch(`http://rebind.test:${first.port}/`, { lookup: pinnedSecond, allowOrigins: [`http://rebind.test:${first.port}`] })
   t.equal(response.body.toString(), 'second', 'the first answer of the lookup decides the address')
 
   // One lookup per hop across redirects.
@@ -286,7 +296,7 @@ t.test('the connection goes to the address of the one lookup per hop (DNS rebind
   })
   t.teardown(redirecting.close)
   const { lookup, calls: names } = table({ 'hops.test': '127.0.0.1' })
-  const done = await safeFetch(`http://hops.test:${redirecting.port}/0`, { lookup, allowPrivate: true })
+  const done = await safeFetch(`http://hops.test:${redirecting.port}/0`, { lookup, allowOrigins: [`http://hops.test:${redirecting.port}`] })
   t.equal(done.body.toString(), 'done')
   t.equal(hops, 4)
   t.same(names, ['hops.test', 'hops.test', 'hops.test', 'hops.test'], 'one lookup per hop')
@@ -301,10 +311,10 @@ t.test('TLS: the server name is the host name, the connection the pinned address
   t.teardown(() => { server.close() })
   const port = (server.address() as AddressInfo).port
   const { lookup, calls } = table({ 'secure.test': '127.0.0.1' })
-  await rejectsWith(t, safeFetch(`https://secure.test:${port}/`, { lookup, allowPrivate: true }), FetchFailed, /fetch failed/, 'handshake refused')
+  await rejectsWith(t, safeFetch(`https://secure.test:${port}/`, { lookup, allowOrigins: [`https://secure.test:${port}`] }), FetchFailed, /fetch failed/, 'handshake refused')
   t.same(names, ['secure.test'], 'SNI carries the name (the name itself resolves nowhere: the address was pinned)')
   t.same(calls, ['secure.test'])
-  await rejectsWith(t, safeFetch(`https://127.0.0.1:${port}/`, { lookup, allowPrivate: true }), FetchFailed, null, 'an address literal')
+  await rejectsWith(t, safeFetch(`https://127.0.0.1:${port}/`, { lookup, allowOrigins: [`https://127.0.0.1:${port}`] }), FetchFailed, null, 'an address literal')
   t.same(names, ['secure.test'], 'no SNI for an address')
 })
 
@@ -327,7 +337,7 @@ t.test('redirects: relative, limited, and every hop checked', async t => {
   t.teardown(server.close)
   const base = `http://site.test:${server.port}`
   const { lookup, calls } = table({ 'site.test': '127.0.0.1', 'other.test': '127.0.0.1', 'metadata.test': '169.254.169.254', 'mixed.test': ['127.0.0.1', '10.0.0.1'] })
-  const options: SafeFetchOptions = { lookup, allowPrivate: true }
+  const options: SafeFetchOptions = { lookup, allowOrigins: ['site', 'other', 'metadata', 'mixed'].map(name => `http://${name}.test:${server.port}`) }
 
   const relative = await safeFetch(`${base}/dir/relative`, options)
   t.equal(relative.url, `${base}/final`, 'a relative Location resolves against the current URL')
@@ -353,11 +363,28 @@ t.test('redirects: relative, limited, and every hop checked', async t => {
     ['http://2852039166/', 'a decimal address'],
     ['file:///etc/passwd', 'file:'],
     ['gopher://site.test/', 'gopher:'],
-    [`http://user:pass@site.test:${server.port}/final`, 'credentials']
+    [`http://user:pass@site.test:${server.port}/final`, 'credentials'],
+    [`http://127.0.0.1:${server.port}/final`, 'the same server, as an origin not allowed'],
+    [`https://site.test:${server.port}/final`, 'the allowed host and port with another scheme']
   ]) {
     await rejectsWith(t, safeFetch(`${base}/go?to=${encodeURIComponent(to)}`, options), UrlNotAllowed, null, `redirect to ${label}`)
   }
   t.ok(calls.includes('metadata.test'), 'the hop was resolved and its address refused')
+})
+
+t.test('an allowed origin opens that origin only: a redirect to another loopback port is refused before connecting', async t => {
+  const reached: string[] = []
+  const other = await serve((req, res) => { reached.push(req.url ?? ''); html('secret')(req, res) })
+  t.teardown(other.close)
+  const site = await serve((_req, res) => { res.writeHead(302, { location: `http://127.0.0.1:${other.port}/secret` }); res.end() })
+  t.teardown(site.close)
+  const origin = `http://127.0.0.1:${site.port}`
+  await rejectsWith(t, safeFetch(`${origin}/go`, { allowOrigins: [origin] }), UrlNotAllowed, new RegExp(`port ${other.port}`),
+    'the hop to another port of the same address')
+  await rejectsWith(t, safeFetch(`http://127.0.0.1:${other.port}/secret`, { allowOrigins: [origin] }), UrlNotAllowed, null, 'that port directly')
+  t.same(reached, [], 'the other port received nothing')
+  const both = await safeFetch(`${origin}/go`, { allowOrigins: [origin, `http://127.0.0.1:${other.port}`] })
+  t.equal(both.body.toString(), 'secret', 'each hop is judged by its own origin: with both allowed, the redirect is followed')
 })
 
 // The deadline is checked by what ends each fetch, not by a clock: the error names the deadline that fired ("timed out
@@ -391,7 +418,7 @@ t.test('one deadline across everything', async t => {
   })
   t.teardown(slowHops.close)
   const { lookup } = table({ 'slow.test': '127.0.0.1' })
-  const options: SafeFetchOptions = { lookup, allowPrivate: true, timeoutMs: 1000 }
+  const options: SafeFetchOptions = { lookup, allowOrigins: [drip, silent, slowHops].map(server => `http://slow.test:${server.port}`), timeoutMs: 1000 }
 
   for (const [port, label] of [[drip.port, 'a body dripping a byte every 100 ms'], [silent.port, 'no response head'], [slowHops.port, 'hops of 400 ms each']] as const) {
     const started = Date.now()
@@ -413,7 +440,7 @@ t.test('one deadline across everything', async t => {
   const lateLookup = async (): Promise<Array<{ address: string, family: 4 }>> => await new Promise(resolve => {
     resolverTimers.push(setTimeout(() => { resolve([{ address: '127.0.0.1', family: 4 }]) }, 3000))
   })
-  await rejectsWith(t, safeFetch(`http://hang.test:${answering.port}/`, { allowPrivate: true, timeoutMs: 300, lookup: lateLookup }),
+  await rejectsWith(t, safeFetch(`http://hang.test:${answering.port}/`, { allowOrigins: [`http://hang.test:${answering.port}`], timeoutMs: 300, lookup: lateLookup }),
     FetchFailed, /^timed out after 300 ms$/, 'a resolver that answers too late')
 
   const controller = new AbortController()
@@ -488,7 +515,7 @@ t.test('the body is capped, compressed or not', async t => {
   })
   t.teardown(server.close)
   const { lookup } = table({ 'big.test': '127.0.0.1' })
-  const options: SafeFetchOptions = { lookup, allowPrivate: true, timeoutMs: 10_000 }
+  const options: SafeFetchOptions = { lookup, allowOrigins: [`http://big.test:${server.port}`], timeoutMs: 10_000 }
   const url = (path: string) => `http://big.test:${server.port}${path}`
 
   // The body never comes (nor ends): only the declared length can fail this fetch before its 10 s deadline.
@@ -534,14 +561,15 @@ t.test('content encodings decode', async t => {
   })
   t.teardown(server.close)
   const { lookup } = table({ 'zip.test': '127.0.0.1' })
+  const allowOrigins = [`http://zip.test:${server.port}`]
   for (const name of Object.keys(encoded)) {
-    const response = await safeFetch(`http://zip.test:${server.port}/${encodeURIComponent(name)}`, { lookup, allowPrivate: true })
+    const response = await safeFetch(`http://zip.test:${server.port}/${encodeURIComponent(name)}`, { lookup, allowOrigins })
     t.equal(response.body.toString(), text, `${name} decodes`)
     t.notOk(response.headers['content-encoding'], `${name}: no content-encoding left on the decoded body`)
   }
-  await rejectsWith(t, safeFetch(`http://zip.test:${server.port}/compress`, { lookup, allowPrivate: true }), FetchFailed,
+  await rejectsWith(t, safeFetch(`http://zip.test:${server.port}/compress`, { lookup, allowOrigins }), FetchFailed,
     /unsupported content encoding/, 'an unknown encoding')
-  await rejectsWith(t, safeFetch(`http://zip.test:${server.port}/corrupt`, { lookup, allowPrivate: true }), FetchFailed,
+  await rejectsWith(t, safeFetch(`http://zip.test:${server.port}/corrupt`, { lookup, allowOrigins }), FetchFailed,
     /fetch failed/, 'a body that does not decode')
 })
 
@@ -561,7 +589,8 @@ t.test('content type, status and connection failures', async t => {
   })
   t.teardown(server.close)
   const { lookup } = table({ 'types.test': '127.0.0.1' })
-  const options: SafeFetchOptions = { lookup, allowPrivate: true }
+  const closed = await freePort()
+  const options: SafeFetchOptions = { lookup, allowOrigins: [server.port, closed].map(port => `http://types.test:${port}`) }
   const url = (path: string) => `http://types.test:${server.port}${path}`
 
   await rejectsWith(t, safeFetch(url('/json'), options), FetchFailed, /content type not accepted: application\/json/, 'JSON for a page')
@@ -582,6 +611,5 @@ t.test('content type, status and connection failures', async t => {
   t.equal(head.body.length, 0, 'HEAD has no body')
 
   await rejectsWith(t, safeFetch(url('/reset'), options), FetchFailed, /fetch failed/, 'a connection reset')
-  const closed = await freePort()
   await rejectsWith(t, safeFetch(`http://types.test:${closed}/`, options), FetchFailed, /ECONNREFUSED/, 'nothing listening')
 })

@@ -72,7 +72,7 @@ const complete = (preview: RecipePreview | null) => usable(preview) && preview.i
 export function createRecipeImportService (fastify: FastifyInstance) {
   const { db, importsRepository: imports, planService: plans } = fastify
   const extract = fastify.extractor.extract
-  const allowPrivate = fastify.config.importAllowPrivateHosts
+  const allowOrigins = fastify.config.importAllowOrigins
   const ocr = createOcr({ maxConcurrent: 1 })
   fastify.addHook('onClose', async () => { await ocr.close() })
 
@@ -129,7 +129,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     }
     let page
     try {
-      page = await safeFetch(url, { allowPrivate })
+      page = await safeFetch(url, { allowOrigins })
     } catch (err) {
       if (err instanceof Refused) throw new UrlNotAllowed()
       if (err instanceof FetchFailed) throw pageNotFetched(err.message)

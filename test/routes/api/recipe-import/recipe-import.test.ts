@@ -1,12 +1,13 @@
 // Recipe import routes: the gate (sign-in, feature flag, monthly allowance, recipe limit), preview with duplicates,
 // creation from a page, captured HTML, a preview, text and an image, the legacy route, refusals of private addresses,
 // pages that fail, the import log, and the allowance exact under concurrent imports.
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import t, { type Test } from 'tap'
 import { adminBearer, bearer, build, createAdmin, eventually, json, registerUser } from '../../../helper.js'
 import { chromiumMissing } from '../../../helpers/chromium.js'
+import { importSite } from '../../../helpers/import-site.js'
 
 const RECIPE_PAGE = (title: string, extra = '') => `<!doctype html><html lang="en"><head><title>${title} | Site</title>
 <script type="application/ld+json">${JSON.stringify({
@@ -29,28 +30,27 @@ const RECIPE_PAGE = (title: string, extra = '') => `<!doctype html><html lang="e
   }]
 })}</script>${extra}</head><body><h1>${title}</h1></body></html>`
 
-/** A local web site: pages by path, and every request it received. */
+/** The file's local web site; the apps built with SITE_ALLOWED may import from its origin (and no other on loopback). */
+const SITE = await importSite()
+const SITE_ALLOWED = { env: SITE.env, share: true }
+
+/** This test's pages on the local web site, and every request it received. */
 async function site (t: Test, pages: Record<string, { status?: number, body: string, type?: string }>): Promise<{ url: (path: string) => string, hits: string[] }> {
   const hits: string[] = []
-  const server: Server = createServer((req, res) => {
+  SITE.use(t, (req, res) => {
     hits.push(req.url ?? '')
     const page = pages[(req.url ?? '').split('?')[0]]
     res.writeHead(page?.status ?? (page == null ? 404 : 200), { 'content-type': page?.type ?? 'text/html; charset=utf-8' })
     res.end(page?.body ?? 'not found')
   })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => { server.closeAllConnections(); server.close() })
-  const { port } = server.address() as AddressInfo
-  return { url: path => `http://127.0.0.1:${port}${path}`, hits }
+  return { url: path => `${SITE.origin}${path}`, hits }
 }
-
-const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' }, share: true }
 type App = Awaited<ReturnType<typeof build>>
 const post = async (app: App, user: { token: string }, route: string, payload: Record<string, unknown>) =>
   await app.inject({ method: 'POST', url: `/api/recipe-import/${route}`, headers: bearer(user), payload })
 
 t.test('preview reads the page and lists your recipes from the same page; from-url saves a draft and spends one import', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const pages = await site(t, { '/bread': { body: RECIPE_PAGE('Country Bread') } })
   const ann = await registerUser(app)
 
@@ -90,7 +90,7 @@ t.test('preview reads the page and lists your recipes from the same page; from-u
 })
 
 t.test('captured HTML is read instead of fetching; text and previews become recipes', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   const captured = await post(app, ann, 'from-url', { url: 'http://127.0.0.1:9/never-fetched', html: RECIPE_PAGE('Captured Soup') })
   t.equal(captured.statusCode, 201, captured.body)
@@ -119,7 +119,7 @@ t.test('captured HTML is read instead of fetching; text and previews become reci
 })
 
 t.test('the gate: sign-in, the recipe-import flag, the monthly allowance and the recipe limit, in the envelope', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   const admin = await createAdmin(app)
   const html = RECIPE_PAGE('Gate Cake')
@@ -148,7 +148,7 @@ t.test('the gate: sign-in, the recipe-import flag, the monthly allowance and the
 })
 
 t.test('concurrent imports never pass the monthly allowance', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const admin = await createAdmin(app)
   const ann = await registerUser(app)
   await app.inject({ method: 'PATCH', url: '/api/admin/plans/free', headers: adminBearer(admin), payload: { limits: { imports: 3, recipes: 100 } } })
@@ -161,7 +161,7 @@ t.test('concurrent imports never pass the monthly allowance', async t => {
 })
 
 t.test('the legacy route: userId must be yours; the recipe is always the caller\'s', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const pages = await site(t, { '/pie': { body: RECIPE_PAGE('Apple Pie') } })
   const ann = await registerUser(app)
   const bob = await registerUser(app)
@@ -191,7 +191,7 @@ t.test('private and loopback addresses are refused (without the test setting); t
 })
 
 t.test('pages that fail: an error status is 502, a page without a recipe is 422; every attempt is logged', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const pages = await site(t, {
     '/gone': { status: 410, body: 'gone' },
     '/blog': { body: '<html><head><title>Our holiday</title></head><body><p>We went to the sea.</p></body></html>' },
@@ -215,7 +215,7 @@ t.test('pages that fail: an error status is 502, a page without a recipe is 422;
 })
 
 t.test('from-image reads a photographed recipe with OCR; bad images are refused', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   t.equal((await post(app, ann, 'from-image', { image: 'abc' })).statusCode, 400, 'at least 100 characters')
   const notImage = await post(app, ann, 'from-image', { image: Buffer.from('x'.repeat(200)).toString('base64') })
@@ -235,7 +235,7 @@ t.test('from-image reads a photographed recipe with OCR; bad images are refused'
 })
 
 t.test('a page whose recipe is built by scripts is rendered by Chromium (its script fetched through the safe fetcher)', { skip: chromiumMissing }, async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const recipe = { '@context': 'https://schema.org', '@type': 'Recipe', name: 'Scripted Curry', recipeIngredient: ['1 onion', '2 tbsp curry paste'], recipeInstructions: ['Fry the onion.', 'Add the paste.'] }
   const pages = await site(t, {
     '/curry': { body: '<!doctype html><html><head><title>Loading…</title><script src="/app.js"></script></head><body><div id="app"></div></body></html>' },
@@ -256,4 +256,39 @@ t.test('a page whose recipe is built by scripts is rendered by Chromium (its scr
     return rows.length > 0 ? rows : null
   })
   t.equal(log.method, 'browser')
+})
+
+t.test('a rendered page reaches only the allowed origin: its script cannot read another loopback port (the API\'s own)', { skip: chromiumMissing }, async t => {
+  // Filed: with loopback allowed for tests, a page's script read the API's unsubscribe preview on its own port and the
+  // token came back as the preview's title. Here a second loopback server holds the secret, readable by any origin.
+  const app = await build(t, SITE_ALLOWED)
+  const token = `secret-${Math.random().toString(36).slice(2)}`
+  const reached: string[] = []
+  const api = createServer((req, res) => {
+    reached.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(JSON.stringify({ token }))
+  })
+  await new Promise<void>(resolve => api.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { api.closeAllConnections(); api.close() })
+  const secretUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/unsubscribe/preview`
+  const script = `const recipe = name => {
+    const s = document.createElement('script'); s.type = 'application/ld+json'
+    s.textContent = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Recipe', name, recipeIngredient: ['1 cup rice'], recipeInstructions: ['Boil.'] })
+    document.head.appendChild(s)
+  }
+  Promise.all([
+    fetch(${JSON.stringify(secretUrl)}).then(r => r.json()).then(d => d.token),
+    fetch('/redirect').then(r => r.json()).then(d => d.token)
+  ].map(p => p.catch(() => 'blocked'))).then(names => recipe(names.join(' ')))`
+  const page = `<!doctype html><html><head><title>Loading</title><script>${script}</script></head><body></body></html>`
+  SITE.use(t, (req, res) => {
+    if (req.url === '/redirect') res.writeHead(302, { location: secretUrl }).end()
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+  })
+  const ann = await registerUser(app)
+  const res = await post(app, ann, 'preview', { url: `${SITE.origin}/leaky` })
+  t.equal(res.statusCode, 200, res.body)
+  t.equal(json(res).preview.title, 'blocked blocked', 'the page was rendered, and both reads of the other port failed')
+  t.notMatch(res.body, token, 'the secret is nowhere in the answer')
+  t.same(reached, [], 'the other port received no request, directly or by redirect')
 })

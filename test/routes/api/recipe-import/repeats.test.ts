@@ -1,13 +1,15 @@
 // Repeated and concurrent identical imports make one recipe and spend one import; Chromium killed in the middle of a
 // render ends that import with an envelope, leaves no process behind, and the next import renders again.
 import { execFileSync } from 'node:child_process'
-import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
 import t from 'tap'
 import { bearer, build, eventually, json, registerUser } from '../../../helper.js'
 import { chromiumMissing } from '../../../helpers/chromium.js'
+import { importSite } from '../../../helpers/import-site.js'
 
-const PRIVATE_OK = { env: { IMPORT_ALLOW_PRIVATE_HOSTS: 'true' }, share: true }
+/** The file's local web site; the apps built with SITE_ALLOWED may import from its origin (and no other on loopback). */
+const SITE = await importSite()
+const SITE_ALLOWED = { env: SITE.env, share: true }
 type App = Awaited<ReturnType<typeof build>>
 const post = async (app: App, user: { token: string }, route: string, payload: Record<string, unknown>) =>
   await app.inject({ method: 'POST', url: `/api/recipe-import/${route}`, headers: bearer(user), payload })
@@ -22,12 +24,10 @@ const PAGE = (title: string) => `<!doctype html><html><head><script type="applic
 const TEXT = 'Plain Rice\n\nIngredients\n- 1 cup rice\n- 2 cups water\n\nMethod\n1. Boil the water.\n2. Add the rice and simmer.'
 
 t.test('the same page again answers 200 with the first recipe and spends nothing; tracking parameters do not matter', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
-  const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE('Rice')) })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => { server.closeAllConnections(); server.close() })
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rice`
+  SITE.use(t, (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE('Rice')) })
+  const url = `${SITE.origin}/rice`
   const first = await post(app, ann, 'from-url', { url, html: PAGE('Rice') })
   t.equal(first.statusCode, 201, first.body)
   const again = await post(app, ann, 'from-url', { url: `${url}?utm_source=news#top`, html: PAGE('Rice') })
@@ -60,7 +60,7 @@ t.test('the same page again answers 200 with the first recipe and spends nothing
 })
 
 t.test('after the repeat window the same page imports again', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   const url = 'http://127.0.0.1:9/old'
   const first = json(await post(app, ann, 'from-url', { url, html: PAGE('Old') })).recipe
@@ -72,7 +72,7 @@ t.test('after the repeat window the same page imports again', async t => {
 })
 
 t.test('concurrent identical imports of a page, a text and a preview each make one recipe', async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   const page = await Promise.all(Array.from({ length: 6 }, async () =>
     await post(app, ann, 'from-url', { url: 'http://127.0.0.1:9/race', html: PAGE('Race') })))
@@ -105,22 +105,21 @@ function chromiumPids (): number[] {
 }
 
 t.test('Chromium killed mid-import: an error envelope, no process left behind, the next import renders', { skip: chromiumMissing }, async t => {
-  const app = await build(t, PRIVATE_OK)
+  const app = await build(t, SITE_ALLOWED)
   const ann = await registerUser(app)
   const recipe = { '@context': 'https://schema.org', '@type': 'Recipe', name: 'Rendered Dal', recipeIngredient: ['1 cup lentils'], recipeInstructions: ['Cook the lentils.'] }
   const script = `const s = document.createElement('script'); s.type = 'application/ld+json'; s.textContent = ${JSON.stringify(JSON.stringify(recipe))}; document.head.appendChild(s)`
   const held: ServerResponse[] = []
   let scriptRequested: () => void = () => {}
   const requested = new Promise<void>(resolve => { scriptRequested = resolve })
-  const server = createServer((req, res) => {
+  SITE.use(t, (req, res) => {
     if (req.url === '/slow.js') { held.push(res); scriptRequested(); return }
     if (req.url === '/fast.js') { res.writeHead(200, { 'content-type': 'application/javascript' }).end(script); return }
     const src = req.url === '/dal' ? '/fast.js' : '/slow.js'
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head><title>Loading</title><script src="${src}"></script></head><body></body></html>`)
   })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => { for (const res of held) res.destroy(); server.closeAllConnections(); server.close() })
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  t.teardown(() => { for (const res of held) res.destroy() })
+  const base = SITE.origin
 
   const pending = post(app, ann, 'from-url', { url: `${base}/stuck` })
   await requested
