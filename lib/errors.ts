@@ -220,7 +220,16 @@ export const RecipeImportDisabled = named('RECIPE_IMPORT_DISABLED', 403, 'Recipe
 export const ImportLimitReached = named('IMPORT_LIMIT_REACHED', 403, 'Monthly import limit reached for your plan')
 export const AiLimitReached = named('AI_LIMIT_REACHED', 403, 'Monthly AI generation limit reached for your plan')
 export const LegacyImportForbidden = named('LEGACY_IMPORT_FORBIDDEN', 403, 'userId must be your own user id')
-export const UrlNotAllowed = named('URL_NOT_ALLOWED', 400, 'URL not allowed')
+/** A URL the import may not fetch; `details` names why (scheme, port, address, credentials, a redirect hop). */
+export class UrlNotAllowed extends HttpError {
+  constructor (reason?: string) {
+    super(400, 'URL not allowed', { code: 'URL_NOT_ALLOWED', ...(reason != null && { details: [reason] }) })
+    this.name = 'URL_NOT_ALLOWED'
+  }
+}
+/** Reading the fetched page took longer than its bound: said as such, not as "No recipe found". */
+export const pageReadTimeout = (seconds: number) =>
+  new HttpError(504, 'The page took too long to read', { code: 'PAGE_READ_TIMEOUT', details: [`reading the page took longer than ${seconds} s`] })
 export const NoRecipeFound = named('NO_RECIPE_FOUND', 422, 'No recipe found')
 /** The page did not come back (timeout, too large, not HTML, an error status): the reason is in `details`. */
 export const pageNotFetched = (reason: string) => new HttpError(502, 'The page could not be fetched', { code: 'PAGE_NOT_FETCHED', details: [reason] })

@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os'
 import fp from 'fastify-plugin'
 import { Piscina } from 'piscina'
-import { ImportBusy, NoRecipeFound } from '../../lib/errors.js'
+import { ImportBusy, pageReadTimeout } from '../../lib/errors.js'
 import type { RecipePreview } from '../../lib/recipe-import/preview.js'
 
 declare module 'fastify' {
@@ -44,7 +44,7 @@ export default fp(async fastify => {
       } catch (err) {
         if (signal.aborted) {
           fastify.log.warn({ url, timeoutMs: EXTRACT_LIMITS.timeoutMs }, 'recipe extraction abandoned')
-          throw new NoRecipeFound()
+          throw pageReadTimeout(EXTRACT_LIMITS.timeoutMs / 1000)
         }
         throw err
       }

@@ -1,7 +1,7 @@
 // Recipe extraction runs in worker threads: a heavy page does not hold up other requests, a runaway one is abandoned.
 import t from 'tap'
 import { EXTRACT_LIMITS } from '../../plugins/external/extractor.js'
-import { build } from '../helper.js'
+import { bearer, build, json, registerUser } from '../helper.js'
 
 const recipe = (name: string) => `<script type="application/ld+json">${JSON.stringify({ '@type': 'Recipe', name, recipeIngredient: ['1 egg'], recipeInstructions: ['Boil.'] })}</script>`
 /** About 2 MB of ordinary markup around a recipe: hundreds of milliseconds of parsing. */
@@ -19,12 +19,16 @@ t.test('a heavy page is read off the event loop: requests are answered while it 
   t.same(preview?.ingredients.map(i => i.text), ['1 egg'])
 })
 
-t.test('a page whose reading takes too long is abandoned as no recipe; the pool goes on', async t => {
+t.test('a page whose reading takes too long is abandoned and said to be (504), not "no recipe"; the pool goes on', async t => {
   const app = await build(t)
   const limit = EXTRACT_LIMITS.timeoutMs
   EXTRACT_LIMITS.timeoutMs = 1
   t.teardown(() => { EXTRACT_LIMITS.timeoutMs = limit })
-  await t.rejects(app.extractor.extract(heavy, 'https://example.com/egg'), { code: 'NO_RECIPE_FOUND' })
+  await t.rejects(app.extractor.extract(heavy, 'https://example.com/egg'), { code: 'PAGE_READ_TIMEOUT', statusCode: 504 })
+  const user = await registerUser(app)
+  const res = await app.inject({ method: 'POST', url: '/api/recipe-import/preview', headers: bearer(user), payload: { url: 'https://example.com/egg', html: heavy } })
+  t.equal(res.statusCode, 504)
+  t.same(json(res), { success: false, error: 'The page took too long to read', details: ['reading the page took longer than 0.001 s'] }, 'the envelope says what happened')
   EXTRACT_LIMITS.timeoutMs = limit
   const small = await app.extractor.extract(`<html><head>${recipe('Small Egg')}</head></html>`, 'https://example.com/small')
   t.equal(small?.title, 'Small Egg', 'a new worker reads the next page')

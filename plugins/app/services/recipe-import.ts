@@ -131,7 +131,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     try {
       page = await safeFetch(url, { allowOrigins })
     } catch (err) {
-      if (err instanceof Refused) throw new UrlNotAllowed()
+      if (err instanceof Refused) throw new UrlNotAllowed(err.message.replace(/^URL not allowed:?\s*/, '') || undefined)
       if (err instanceof FetchFailed) throw pageNotFetched(err.message)
       throw err
     }

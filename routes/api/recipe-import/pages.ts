@@ -13,10 +13,11 @@ const gate = (importsPerHour: number) => 'Needs the `recipe-import` feature for 
   `plan's recipe limit (403 otherwise); at most ${importsPerHour} imports an hour (429). The same page (or preview) ` +
   `again within ${IMPORT_REPEAT_SECONDS / 60} minutes answers 200 with the recipe the first import made, spending nothing.`
 const FETCH = 'The page is fetched from its address only when every address its host resolves to is public, on every ' +
-  'redirect too (400 `URL not allowed` otherwise); 15 s and 5 MB at most (502 when the page does not come back). ' +
+  'redirect too (400 `URL not allowed` otherwise, the reason in `details`: scheme, port, address, credentials); 15 s ' +
+  'and 5 MB at most (502 when the page does not come back); reading the recipe out of it takes 10 s at most (504). ' +
   'When its recipe is filled in by scripts, a headless browser renders it, its every request checked the same way. ' +
   'With `html` (a page your browser captured), that page is read instead and nothing is fetched.'
-const pageErrors = { 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 502: Envelope, 503: Envelope }
+const pageErrors = { 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 502: Envelope, 503: Envelope, 504: Envelope }
 
 const pages: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.recipeImportService

@@ -179,11 +179,16 @@ t.test('private and loopback addresses are refused (without the test setting); t
   const app = await build(t)
   const pages = await site(t, { '/secret': { body: RECIPE_PAGE('Secret') } })
   const ann = await registerUser(app)
-  for (const url of [pages.url('/secret'), 'http://localhost:8080/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/',
-    'http://10.0.0.1/', 'http://user:pass@example.com/', 'file:///etc/passwd', 'ftp://example.com/x', 'http://2130706433/']) {
+  const port = new URL(pages.url('/')).port
+  for (const [url, reason] of [
+    [pages.url('/secret'), `port ${port}`], ['http://localhost:8080/', 'port 8080'], ['http://[::1]/', 'address ::1'],
+    ['http://169.254.169.254/latest/meta-data/', 'address 169.254.169.254'], ['http://10.0.0.1/', 'address 10.0.0.1'],
+    ['http://user:pass@example.com/', 'credentials in the URL'], ['file:///etc/passwd', 'scheme file:'], ['ftp://example.com/x', 'scheme ftp:'],
+    ['http://2130706433/', 'address 127.0.0.1'], ['http://localhost/', 'localhost']
+  ]) {
     const res = await post(app, ann, 'preview', { url })
     t.equal(res.statusCode, 400, url)
-    t.same(json(res), { success: false, error: 'URL not allowed', details: [] }, url)
+    t.same(json(res), { success: false, error: 'URL not allowed', details: [reason] }, `${url}: the reason is named`)
   }
   t.same(pages.hits, [], 'the loopback server received no request')
   const [row] = await app.db`select status from import_logs where user_id = ${ann.id} order by created_at limit 1`
