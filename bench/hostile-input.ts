@@ -7,6 +7,9 @@
 //   pasted text      lib/recipe-import/text.ts on 31 hostile texts at its 50,000-character limit: < 1000 ms each
 //   extraction       lib/recipe-import/extract on 13 hostile pages of about 1 MB: < 15,000 ms each
 //   nutrition        2000 new ingredient names matched to foods: < 2000 ms in all
+//   AI reply         lib/ai/recipe-output.ts on 14 hostile model replies of 1 MB and a recipe of 30,000 ingredients
+//                    (850 kB): < 100 ms each (read on a worker thread); the same replies at the size still read on the
+//                    event loop (lib/ai/reply-reader.ts), and 600 ingredient lines there: < 5 ms each
 //   safe fetch       the 1000 ms deadline ends a dripping body, a silent server and slow redirects in [900, 2500) ms; a
 //                    300 ms deadline ends a slow resolver in < 1500 ms; a declared 6 MB body is refused in < 2000 ms;
 //                    64 MB decompression bombs are stopped in < 5000 ms
@@ -23,6 +26,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import zlib from 'node:zlib'
 import Fastify from 'fastify'
 import type { Config } from '../config.js'
+import { readRecipe } from '../lib/ai/recipe-output.js'
+import { READ_ON_THREAD_CHARS } from '../lib/ai/reply-reader.js'
 import { matchFood, warmUp } from '../lib/nutrition/match.js'
 import { extractRecipe } from '../lib/recipe-import/extract/index.js'
 import { safeFetch, type SafeFetchOptions } from '../lib/recipe-import/safe-fetch.js'
@@ -31,6 +36,7 @@ import { sanitizeString } from '../lib/sanitize.js'
 import sanitizer from '../plugins/app/sanitizer.js'
 import browserPlugin from '../plugins/external/browser.js'
 import { CHROMIUM_PATH, chromiumMissing } from '../test/helpers/chromium.js'
+import { hostileReplies, recipeReply } from '../test/helpers/hostile-ai-replies.js'
 import {
   ADVERSARIAL_BODY_UNITS, adversarialTitle, hostilePages, hostileTexts, newFoodNames, PATHOLOGICAL_MARKUP
 } from '../test/helpers/hostile-inputs.js'
@@ -131,6 +137,21 @@ function nutritionTimes (): void {
   let run = 0
   const ms = best(() => { for (const name of newFoodNames(2000, `bench${run++}-brand`)) matchFood(name) })
   report('2000 new names', ms < 2000, f(ms), '< 2000 ms')
+}
+
+function aiReplyTimes (): void {
+  section = 'AI reply'
+  const large = { ...hostileReplies(1024 * 1024), '30,000 ingredients': recipeReply(30_000) }
+  for (const [name, reply] of Object.entries(large)) {
+    const ms = best(() => readRecipe(reply))
+    report(`${name} (${reply.length} characters)`, ms < 100, f(ms), '< 100 ms')
+  }
+  // The largest replies read on the event loop, and the most ingredient lines read (twice the bound) in one of them.
+  const onThread = { ...hostileReplies(READ_ON_THREAD_CHARS - 200), '600 ingredients': recipeReply(600) }
+  for (const [name, reply] of Object.entries(onThread)) {
+    const ms = best(() => readRecipe(reply))
+    report(`${name} (${reply.length} characters)`, ms < 5, f(ms), '< 5 ms')
+  }
 }
 
 async function serve (handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ port: number, server: Server }> {
@@ -279,6 +300,7 @@ await requestBodyTimes()
 textTimes()
 extractionTimes()
 nutritionTimes()
+aiReplyTimes()
 await safeFetchTimes()
 await browserTimes()
 console.log(failures === 0 ? '# every target met' : `# ${failures} target${failures === 1 ? '' : 's'} missed`)

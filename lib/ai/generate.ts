@@ -4,7 +4,7 @@
 // the caller can log attempts and tokens whatever the outcome.
 import { groundingPrompt, repairPrompt, SYSTEM_PROMPT, userPrompt, type AiRequest } from './prompts.js'
 import type { ChatClient, ChatMessage } from './provider.js'
-import { checkGrounding, readRecipe, type GeneratedRecipe } from './recipe-output.js'
+import { checkGrounding, readRecipe, type GeneratedRecipe, type ReadResult } from './recipe-output.js'
 
 export interface GenerationStats {
   /** Provider calls made. */
@@ -38,10 +38,15 @@ export class ModelRefusal extends Error {
 /** A reply is sent back to the model at most this long (a repair needs the gist, not every byte). */
 const MAX_ECHO = 20_000
 
-export async function generateRecipe (
-  chat: ChatClient, request: AiRequest, options: { signal?: AbortSignal, stats: GenerationStats }
-): Promise<GeneratedRecipe> {
-  const { stats } = options
+export interface GenerationOptions {
+  signal?: AbortSignal
+  stats: GenerationStats
+  /** Reads a reply (readRecipe by default; the service reads large ones off the event loop: reply-reader.ts). */
+  read?: (content: string | null) => ReadResult | Promise<ReadResult>
+}
+
+export async function generateRecipe (chat: ChatClient, request: AiRequest, options: GenerationOptions): Promise<GeneratedRecipe> {
+  const { stats, read: readReply = readRecipe } = options
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: userPrompt(request) }]
   const details: string[] = []
   let repairs = 1
@@ -57,7 +62,7 @@ export async function generateRecipe (
     if (completion.model != null) stats.model = completion.model.slice(0, 200)
     if (completion.refusal != null) throw new ModelRefusal(completion.refusal.slice(0, 500))
 
-    const read = readRecipe(completion.content)
+    const read = await readReply(completion.content)
     const reply: ChatMessage = { role: 'assistant', content: (completion.content ?? '').slice(0, MAX_ECHO) }
     if (!read.ok && 'refusal' in read) throw new ModelRefusal(read.refusal)
     if (!read.ok) {

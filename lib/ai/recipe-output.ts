@@ -2,6 +2,9 @@
 // object, a `{ "recipe": {...} }` wrapper), checked with TypeBox's compiled validator, cleaned (sanitizer, no NUL or
 // lone surrogates) and normalised into a GeneratedRecipe whose ingredient lines went through the ingredient parser.
 // The grounding check then asks whether the recipe uses the ingredients the user asked for.
+//
+// A reply is outside text of up to 1 MB: its object is found in one pass over it, and its lists and strings are cut
+// (READ_LIMITS) before any item is looked at, so no reply costs more to read than a recipe at the bounds does.
 // Bounds for storage (RECIPE_LIMITS) are applied where the recipe is created (services/ai-recipes.ts): lib/ may not
 // import schemas/.
 import { Type, type Static } from 'typebox'
@@ -52,7 +55,7 @@ export type AiRecipeOutputValue = Static<typeof AiRecipeOutput>
 
 const checker = Compile(AiRecipeOutput)
 
-/** A recipe as the model wrote it, cleaned and normalised (not yet cut to storage bounds). */
+/** A recipe as the model wrote it, cleaned and normalised; lists within their bounds, strings not yet cut to theirs. */
 export interface GeneratedRecipe {
   title: string
   description: string | null
@@ -75,30 +78,95 @@ export type ReadResult =
 
 const isObject = (value: unknown): value is Record<string, unknown> => value != null && typeof value === 'object' && !Array.isArray(value)
 
-/** The first balanced `{...}` starting at `from`, strings and escapes respected; null when it never closes. */
-function balancedObject (text: string, from: number): string | null {
-  let depth = 0
+/**
+ * How much of a reply is read, from the recipe bounds (RECIPE_LIMITS, which a test holds these equal to, and the
+ * service's cuts). Lists are read up to twice their bound and strings up to twice theirs (group headers, blank
+ * steps, repeated tags, markup and spaces fall out on the way); the service cuts what is left to the bounds.
+ */
+export const READ_LIMITS = {
+  title: 200,
+  description: 5000,
+  cuisine: 100,
+  ingredients: 200,
+  instructions: 200,
+  tags: 20,
+  tagName: 50,
+  /** An ingredient line, its note, a step: the service keeps 500, 500 and 5000 characters. */
+  line: 500,
+  name: 200,
+  unit: 50,
+  note: 500,
+  step: 5000,
+  /** A number or a duration written as text ("1 hour 30 minutes"), a type or a difficulty. */
+  word: 100,
+  refusal: 500
+} as const
+
+/** `value` up to twice `max` characters (what cleaning removes may leave `max` of them). */
+const head = (value: string, max: number) => value.length > 2 * max ? value.slice(0, 2 * max) : value
+
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/** Objects tried as JSON, at most: a reply is one object, perhaps after a few stray braces in prose. */
+const MAX_CANDIDATES = 16
+
+/**
+ * The first `max` closed `{...}` spans of `text` in the order they open (an outer object before those inside it),
+ * found in one pass: braces count outside JSON strings (escapes respected), quotes outside every brace are prose,
+ * and a brace that never closes is passed over. Each span is [start, end).
+ */
+export function objectSpans (text: string, max = MAX_CANDIDATES): Array<[number, number]> {
+  const open: number[] = []
+  const spans: Array<[number, number]> = []
   let inString = false
-  for (let i = from; i < text.length; i++) {
-    const c = text[i]
+  for (let i = text.indexOf('{'); i !== -1 && i < text.length; i++) {
+    const c = text.charCodeAt(i)
     if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-    } else if (c === '"') {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === OPEN_BRACE) {
+      open.push(i)
+    } else if (c === CLOSE_BRACE) {
+      const start = open.pop()
+      if (start === undefined) continue
+      // Kept in order of start and at most `max` long, so placing one costs at most `max` steps.
+      if (spans.length === max && start > spans[max - 1][0]) continue
+      let at = spans.length
+      while (at > 0 && spans[at - 1][0] > start) at--
+      spans.splice(at, 0, [start, i + 1])
+      if (spans.length > max) spans.pop()
+    } else if (c === QUOTE && open.length > 0) {
       inString = true
-    } else if (c === '{') {
-      depth++
-    } else if (c === '}') {
-      depth--
-      if (depth === 0) return text.slice(from, i + 1)
     }
   }
-  return null
+  return spans
 }
 
-const tryParse = (text: string): unknown => {
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+
+/** The first `max` ``` fenced blocks of `text` that hold an object, trimmed (a language word after the fence is not part of it). */
+function fencedObjects (text: string, max = MAX_CANDIDATES): string[] {
+  const blocks: string[] = []
+  for (let fence = text.indexOf('```'); fence !== -1 && blocks.length < max;) {
+    let from = fence + 3
+    while (from < text.length && isAsciiLetter(text.charCodeAt(from))) from++
+    const close = text.indexOf('```', from)
+    if (close === -1) break
+    const block = text.slice(from, close).trim()
+    if (block.startsWith('{')) blocks.push(block)
+    fence = text.indexOf('```', close + 3)
+  }
+  return blocks
+}
+
+/** The object `text` is, else undefined (not JSON, not an object, or nested deeper than the parser goes). */
+const parseObject = (text: string): Record<string, unknown> | undefined => {
   try {
-    return JSON.parse(text)
+    const parsed: unknown = JSON.parse(text)
+    return isObject(parsed) ? parsed : undefined
   } catch {
     return undefined
   }
@@ -106,20 +174,22 @@ const tryParse = (text: string): unknown => {
 
 /**
  * The JSON object in a model's reply: the whole reply, else a fenced block, else the first balanced object in the
- * text (prose before or after it). Undefined when there is none.
+ * text (prose before or after it, an outer object that is not JSON). Undefined when there is none. Work linear in
+ * the reply's length: one scan, and at most twice the reply parsed among the objects it finds.
  */
 export function extractJson (content: string): Record<string, unknown> | undefined {
-  const candidates = [content.trim()]
-  for (const fence of content.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)) candidates.push(fence[1].trim())
-  for (const candidate of candidates) {
-    const parsed = tryParse(candidate)
-    if (isObject(parsed)) return parsed
+  const whole = content.trim()
+  const candidates = whole.startsWith('{') ? [whole] : []
+  for (const text of [...candidates, ...fencedObjects(content)]) {
+    const parsed = parseObject(text)
+    if (parsed != null) return parsed
   }
-  for (let start = content.indexOf('{'); start !== -1; start = content.indexOf('{', start + 1)) {
-    const object = balancedObject(content, start)
-    if (object == null) break
-    const parsed = tryParse(object)
-    if (isObject(parsed)) return parsed
+  let budget = 2 * content.length
+  for (const [start, end] of objectSpans(content)) {
+    budget -= end - start
+    if (budget < 0) break
+    const parsed = parseObject(content.slice(start, end))
+    if (parsed != null) return parsed
   }
   return undefined
 }
@@ -128,9 +198,12 @@ export function extractJson (content: string): Record<string, unknown> | undefin
 export function cleanText (value: string): string {
   return sanitizeString(value.replaceAll('\u0000', '').toWellFormed()).trim()
 }
-const cleanOrNull = (value: string | null | undefined) => {
+
+/** cleanText of at most twice `max` characters of `value`. */
+const clean = (value: string, max: number) => cleanText(head(value, max))
+const cleanOrNull = (value: string | null | undefined, max: number) => {
   if (value == null) return null
-  const text = cleanText(value)
+  const text = clean(value, max)
   return text === '' ? null : text
 }
 
@@ -138,7 +211,7 @@ const cleanOrNull = (value: string | null | undefined) => {
 export function toMinutes (value: number | string | null | undefined): number | null {
   if (value == null) return null
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value) : null
-  const text = value.trim().toLowerCase()
+  const text = head(value, READ_LIMITS.word).trim().toLowerCase()
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text))
   const iso = /^p(?:(\d+)d)?t?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text)
   if (iso != null && text !== 'p' && text !== 'pt') {
@@ -154,7 +227,7 @@ export function toMinutes (value: number | string | null | undefined): number | 
 /** A positive whole number from a number or text ("4", "serves 4", "4-6 people": 4). */
 function toServings (value: number | string | null | undefined): number | null {
   if (value == null) return null
-  const n = typeof value === 'number' ? value : Number(/\d+(\.\d+)?/.exec(value)?.[0])
+  const n = typeof value === 'number' ? value : Number(/\d+(\.\d+)?/.exec(head(value, READ_LIMITS.word))?.[0])
   return Number.isFinite(n) && n >= 1 ? Math.round(n) : null
 }
 
@@ -162,39 +235,52 @@ function toServings (value: number | string | null | undefined): number | null {
 function toQuantity (value: number | string | null | undefined): number | null {
   if (value == null) return null
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : null
-  const [parsed] = normalizeIngredients([`${value} x`])
+  const [parsed] = normalizeIngredients([`${head(value, READ_LIMITS.word)} x`])
   return parsed?.quantity != null && parsed.quantity >= 0 ? parsed.quantity : null
 }
 
 function oneOf<const T extends readonly string[]> (values: T, value: string | null | undefined): T[number] | null {
-  const v = value?.trim().toLowerCase()
+  const v = value == null ? null : head(value, READ_LIMITS.word).trim().toLowerCase()
   return v != null && (values as readonly string[]).includes(v) ? v : null
 }
 
+/** The lists of a reply's object cut to twice their bounds, before anything looks at their items. */
+function withBoundedLists (value: Record<string, unknown>): Record<string, unknown> {
+  const bounded = { ...value }
+  for (const key of ['ingredients', 'instructions', 'tags'] as const) {
+    const list = bounded[key]
+    if (Array.isArray(list) && list.length > 2 * READ_LIMITS[key]) bounded[key] = list.slice(0, 2 * READ_LIMITS[key])
+  }
+  return bounded
+}
+
+/** Cleaned and normalised; ingredients and steps at most their bounds, so grounding looks at what is kept. */
 function normalize (output: AiRecipeOutputValue): GeneratedRecipe {
+  const L = READ_LIMITS
   const lines: unknown[] = output.ingredients.map(item => {
-    if (typeof item === 'string') return cleanText(item)
+    if (typeof item === 'string') return clean(item, L.line)
     return {
-      name: cleanOrNull(item.name) ?? '',
+      name: cleanOrNull(item.name, L.name) ?? '',
       quantity: toQuantity(item.quantity),
-      unit: cleanOrNull(item.unit),
-      note: cleanOrNull(item.note),
-      text: cleanOrNull(item.text) ?? undefined
+      unit: cleanOrNull(item.unit, L.unit),
+      note: cleanOrNull(item.note, L.note),
+      text: cleanOrNull(item.text, L.line) ?? undefined
     }
   })
   return {
-    title: cleanText(output.title),
-    description: cleanOrNull(output.description),
+    title: clean(output.title, L.title),
+    description: cleanOrNull(output.description, L.description),
     type: oneOf(['food', 'drink'] as const, output.type),
     difficulty: oneOf(['easy', 'medium', 'hard'] as const, output.difficulty),
-    cuisine: cleanOrNull(output.cuisine),
+    cuisine: cleanOrNull(output.cuisine, L.cuisine),
     servings: toServings(output.servings),
     prepTime: toMinutes(output.prepTime),
     cookTime: toMinutes(output.cookTime),
     totalTime: toMinutes(output.totalTime),
-    ingredients: normalizeIngredients(lines),
-    instructions: output.instructions.map(step => cleanText(typeof step === 'string' ? step : step.text)).filter(step => step !== ''),
-    tags: (output.tags ?? []).map(tag => cleanText(tag).toLowerCase()).filter(tag => tag !== '')
+    ingredients: normalizeIngredients(lines).slice(0, L.ingredients),
+    instructions: output.instructions.map(step => clean(typeof step === 'string' ? step : step.text, L.step))
+      .filter(step => step !== '').slice(0, L.instructions),
+    tags: (output.tags ?? []).map(tag => clean(tag, L.tagName).toLowerCase()).filter(tag => tag !== '')
   }
 }
 
@@ -204,12 +290,17 @@ function normalize (output: AiRecipeOutputValue): GeneratedRecipe {
  */
 export function readRecipe (content: string | null): ReadResult {
   if (content == null || content.trim() === '') return { ok: false, problems: ['reply: is empty'] }
-  let value = extractJson(content)
-  if (value == null) return { ok: false, problems: ['reply: is not a JSON object'] }
-  if (!('title' in value) && isObject(value.recipe)) value = value.recipe
-  if (!('title' in value) && typeof value.refusal === 'string' && value.refusal.trim() !== '') {
-    return { ok: false, refusal: cleanText(value.refusal).slice(0, 500) }
+  const found = extractJson(content)
+  if (found == null) return { ok: false, problems: ['reply: is not a JSON object'] }
+  return readObject(found)
+}
+
+function readObject (found: Record<string, unknown>): ReadResult {
+  const unwrapped = !('title' in found) && isObject(found.recipe) ? found.recipe : found
+  if (!('title' in unwrapped) && typeof unwrapped.refusal === 'string' && unwrapped.refusal.trim() !== '') {
+    return { ok: false, refusal: clean(unwrapped.refusal, READ_LIMITS.refusal).slice(0, READ_LIMITS.refusal) }
   }
+  const value = withBoundedLists(unwrapped)
   if (!checker.Check(value)) {
     return { ok: false, problems: validationDetails(checker.Errors(value), 'reply').slice(0, 10) }
   }

@@ -12,6 +12,7 @@ import { generateRecipe, ModelRefusal, newStats, UnusableRecipe, type Generation
 import { canonicalJson, normalizeRequest, requestHash, userPrompt, type AiRequest } from '../../../lib/ai/prompts.js'
 import { AiProviderError, createChatClient, DEFAULT_MAX_RESPONSE_BYTES } from '../../../lib/ai/provider.js'
 import type { GeneratedRecipe } from '../../../lib/ai/recipe-output.js'
+import { createReplyReader } from '../../../lib/ai/reply-reader.js'
 import {
   AiGenerationInProgress, AiLimitReached, AiProviderNotConfigured, aiProviderBusy, aiProviderFailed, aiProviderTimeout,
   AiRecipesDisabled, aiRequestDeclined, aiUnusableRecipe, HttpError, IdempotencyKeyReused, RecipeLimitReached, RecipeNotFound,
@@ -98,6 +99,9 @@ export function createAiRecipeService (fastify: FastifyInstance) {
   const ai = fastify.config.ai
   /** Provider call bounds (AI_TIMEOUT_MS). */
   const limits = { timeoutMs: ai.timeoutMs, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES }
+  // Large replies are read off the event loop.
+  const replies = createReplyReader()
+  fastify.addHook('onClose', async () => { await replies.close() })
 
   /**
    * Reserves one generation of this month's allowance, exact under concurrency, held by the generation's row (so a
@@ -211,7 +215,7 @@ export function createAiRecipeService (fastify: FastifyInstance) {
         const chat = createChatClient({ baseUrl: ai.baseUrl, apiKey: ai.apiKey, model: ai.model, ...limits })
         let generated: GeneratedRecipe
         try {
-          generated = await generateRecipe(chat, request, { signal: options.signal, stats })
+          generated = await generateRecipe(chat, request, { signal: options.signal, stats, read: replies.read })
         } catch (err) {
           throw httpError(err, limits.timeoutMs)
         }
