@@ -274,24 +274,26 @@ const isMultipleOf = (value: number, step: number) => Math.abs(value / step - Ma
  * contribution (which decides metric or US units): 1 tbsp + 1 cup is 1.06 cup, 2 tsp + 2 tsp is 4 tsp, 6 tsp is
  * 2 tbsp, 16 tbsp is 1 cup, 1,500 ml is 1.5 l, 1,200 g is 1.2 kg, 20 oz is 1.25 lb.
  */
-function readable (dimension: 'volume' | 'mass', base: number, largest: Volume | Mass, units: Set<string>): { quantity: number, unit: string } {
+function readable (dimension: 'volume' | 'mass', base: number, largest: Volume | Mass, units: Set<string>, system?: UnitSystem): { quantity: number, unit: string } {
   const inUnit = (unit: Volume | Mass) => dimension === 'volume'
     ? convert(base).from('ml').to(unit as Volume)
     : convert(base).from('g').to(unit as Mass)
   const pick = (unit: Volume | Mass) => ({ quantity: roundQuantity(inUnit(unit)), unit: UNIT_NAMES.get(unit) ?? unit })
+  const metric = system == null ? METRIC.has(largest) : system === 'metric'
   if (dimension === 'volume') {
-    if (METRIC.has(largest)) return inUnit('l') >= 1 ? pick('l') : pick('ml')
+    if (metric) return inUnit('l') >= 1 ? pick('l') : pick('ml')
     // Big US units given by the recipes themselves stay (a quart of stock), when there is at least one of them.
     for (const big of ['gal', 'qt', 'pnt'] as const) if (units.has(big) && inUnit(big) >= 1) return pick(big)
     if (units.size === 1 && units.has('fl-oz')) return pick('fl-oz')
+    // From a quarter cup on, cups to the hundredth: 1 tbsp + 1/2 cup reads 0.56 cup, not 9 tbsp.
     const cups = inUnit('cup')
-    if (cups >= 1 || (cups >= 0.25 && (isMultipleOf(cups, 0.25) || isMultipleOf(cups, 1 / 3)))) return pick('cup')
+    if (cups >= 0.25) return { quantity: Math.round(cups * 100) / 100, unit: 'cup' }
     const tbsp = inUnit('Tbs')
     if (tbsp >= 1 && isMultipleOf(tbsp, 0.5)) return pick('Tbs')
     if (tbsp >= 1 && !units.has('tsp')) return pick('Tbs')
     return pick('tsp')
   }
-  if (METRIC.has(largest)) {
+  if (metric) {
     if (inUnit('kg') >= 1) return pick('kg')
     return inUnit('g') >= 1 ? pick('g') : pick('mg')
   }
@@ -302,6 +304,36 @@ function readable (dimension: 'volume' | 'mass', base: number, largest: Volume |
 
 // ---------------------------------------------------------------------------------------------------------------
 // Merging
+
+/** How a list states volumes and masses: metric (ml, l, g, kg) or US (tsp, tbsp, cup, oz, lb). */
+export const UNIT_SYSTEMS = ['metric', 'imperial'] as const
+export type UnitSystem = typeof UNIT_SYSTEMS[number]
+
+/** Amounts nobody buys by: a pinch of salt is "salt" on a list. */
+const CASUAL_UNITS = new Set(['pinch', 'pinche', 'dash', 'smidgen', 'sprinkle', 'splash', 'drizzle', 'touch', 'hint'])
+/** "to taste", "as needed", "for serving"...: said of an ingredient, not part of its name. */
+const CASUAL_PHRASE = /[\s,(]*\b(to taste|as (?:needed|required|desired)|for (?:serving|garnish(?:ing)?|greasing|dusting|the pan)|optional)\b\)?\s*$/i
+
+/**
+ * A line without an amount to buy by (no quantity, or a pinch/dash): its name without the casual phrase, and the
+ * phrases as notes. "pinch of salt", "salt to taste" and "Salt, to taste" are all "salt".
+ */
+function casualLine (name: string, text: string, unit: string | null | undefined, hasQuantity: boolean): { name: string, notes: string[] } | null {
+  const casualUnit = unit != null && CASUAL_UNITS.has(singular(unit.trim().toLowerCase()))
+  if (hasQuantity && !casualUnit) return null
+  let base = (name !== '' ? name : text).trim()
+  const notes: string[] = casualUnit ? [singular(unit.trim().toLowerCase())] : []
+  // At most two trailing phrases ("salt, to taste, optional"), looked for in the last 40 characters only: the regex
+  // never runs over a whole (outside) line.
+  for (let i = 0; i < 2; i++) {
+    const tail = base.slice(-40)
+    const phrase = CASUAL_PHRASE.exec(tail)
+    if (phrase == null || (phrase.index === 0 && tail.length === base.length)) break
+    notes.unshift(phrase[1].toLowerCase())
+    base = base.slice(0, base.length - tail.length + phrase.index).trim()
+  }
+  return base === '' ? null : { name: base, notes }
+}
 
 /** One ingredient line of a recipe, as lib/ingredients.ts stores it (only what merging reads). */
 export interface IngredientLike {
@@ -356,23 +388,27 @@ const finite = (value: unknown): value is number => typeof value === 'number' &&
  * - the same ingredient (normalised name) in compatible units is summed: volumes with volumes, masses with masses,
  *   counts with counts (a dozen is 12); mass and volume are kept apart (no densities);
  * - other units (cloves, cans, pinches) sum only with the same unit;
- * - lines without a quantity are kept as written, identical text (case and spacing aside) merged once;
+ * - lines without an amount to buy by (no quantity, a pinch or dash, "to taste", "for serving") are one line per
+ *   ingredient, the phrases kept as notes: "pinch of salt" and "salt to taste" are "salt" (notes "pinch; to taste");
  * - notes of merged lines are kept, distinct, joined with "; ".
  * Lines come back in aisle order, then by name.
  */
-export function mergeIngredients (contributions: Contribution[]): GroceryLine[] {
+export function mergeIngredients (contributions: Contribution[], options: { units?: UnitSystem } = {}): GroceryLine[] {
   const groups = new Map<string, Group>()
   for (const { ingredient, factor } of contributions) {
     const name = (ingredient.name ?? '').trim()
     const text = (ingredient.text ?? '').trim()
     const upper = finite(ingredient.quantity2) && finite(ingredient.quantity) && ingredient.quantity2 > ingredient.quantity ? ingredient.quantity2 : ingredient.quantity
     const scale = finite(factor) && factor > 0 ? factor : 1
-    const note = ingredient.note?.trim() ?? ''
+    const notes = ingredient.note?.trim() ? [ingredient.note.trim()] : []
+    const hasQuantity = finite(upper) && upper > 0 && name !== ''
+    const casual = casualLine(name, text, ingredient.unit, hasQuantity)
     let key: string
     let group: Group
-    if (!finite(upper) || upper <= 0 || name === '') {
-      const line = text !== '' ? text : name
+    if (!hasQuantity || casual != null) {
+      const line = casual?.name ?? (text !== '' ? text : name)
       if (line === '') continue
+      notes.unshift(...(casual?.notes ?? []))
       key = `text|${normalizeName(line)}`
       group = groups.get(key) ?? { name: line, kind: 'text', total: 0, unit: null, units: new Set(), notes: [] }
     } else {
@@ -392,7 +428,7 @@ export function mergeIngredients (contributions: Contribution[]): GroceryLine[] 
         group.total += quantity
       }
     }
-    if (note !== '' && !group.notes.includes(note)) group.notes.push(note)
+    for (const note of notes) if (!group.notes.includes(note)) group.notes.push(note)
     groups.set(key, group)
   }
 
@@ -404,7 +440,7 @@ export function mergeIngredients (contributions: Contribution[]): GroceryLine[] 
       unit = group.unit
     } else if (group.kind === 'measured') {
       if (group.dimension === 'count') quantity = roundQuantity(group.total)
-      else ({ quantity, unit } = readable(group.dimension!, group.total, group.largest!.unit as Volume | Mass, group.units))
+      else ({ quantity, unit } = readable(group.dimension!, group.total, group.largest!.unit as Volume | Mass, group.units, options.units))
     }
     const note = group.notes.length === 0 ? null : clip(group.notes.join('; '), GROCERY_TEXT_LIMITS.note)
     return {

@@ -1,7 +1,7 @@
 // Grocery lists and their items, the export formats and the export providers (/api/grocerylists,
 // /api/grocery-integrations).
 import { Type, type Static } from 'typebox'
-import { AISLE_LABELS, AISLES, GROCERY_TEXT_LIMITS } from '../lib/grocery.js'
+import { AISLE_LABELS, AISLES, GROCERY_TEXT_LIMITS, UNIT_SYSTEMS } from '../lib/grocery.js'
 import { DateTime, Id, Nullable, ref, StringEnum } from './common.js'
 
 export const GROCERY_LIMITS = {
@@ -97,7 +97,10 @@ export type GroceryListChanges = Static<typeof GroceryListUpdateBody>
 export const FromMealPlanBody = Type.Object({
   mealPlanId: Id,
   name: Type.Optional(Type.String({ minLength: 1, maxLength: GROCERY_LIMITS.listName, description: 'Default: "Groceries: <plan name>"' })),
-  familyId: Type.Optional(familyId)
+  familyId: Type.Optional(familyId),
+  units: Type.Optional(StringEnum(UNIT_SYSTEMS, {
+    description: 'Volumes and masses in metric (ml, l, g, kg) or US units (tsp, tbsp, cup, oz, lb). Default: as the recipes mostly give them'
+  }))
 })
 export type FromMealPlanInput = Static<typeof FromMealPlanBody>
 

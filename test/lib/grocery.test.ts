@@ -60,7 +60,10 @@ t.test('merging: compatible units are summed in a readable unit', async t => {
   t.match(one(['2 tsp salt', '2 tsp salt']), { quantity: 4, unit: 'tsp' }, 'teaspoons stay teaspoons when tablespoons would be uneven')
   t.match(one(['3 tsp sugar', '3 tsp sugar']), { quantity: 2, unit: 'tbsp' }, '6 tsp is 2 tbsp')
   t.match(one(['8 tbsp butter', '8 tbsp butter']), { quantity: 1, unit: 'cup' }, '16 tbsp is a cup')
-  t.match(one(['1/3 cup milk', '1/3 cup milk']), { quantity: 0.666, unit: 'cup' }, 'thirds of a cup stay in cups')
+  t.match(one(['1/3 cup milk', '1/3 cup milk']), { quantity: 0.67, unit: 'cup' }, 'thirds of a cup stay in cups')
+  t.match(one(['1 tbsp sugar', '1/2 cup sugar']), { quantity: 0.56, unit: 'cup' }, 'from a quarter cup on, cups (not 9 tbsp)')
+  t.match(one(['2 tbsp oil', '2 tbsp oil']), { quantity: 0.25, unit: 'cup' }, '4 tbsp is a quarter cup')
+  t.match(one(['1 tbsp oil', '1 tbsp oil']), { quantity: 2, unit: 'tbsp' }, 'below a quarter cup, tablespoons')
   t.match(one(['500 ml milk', '1 l milk']), { quantity: 1.5, unit: 'l' }, 'metric volume')
   t.match(one(['300 ml stock', '200 ml stock']), { quantity: 500, unit: 'ml' })
   t.match(one(['600 g flour', '600 g flour']), { quantity: 1.2, unit: 'kg' }, 'metric mass')
@@ -83,12 +86,29 @@ t.test('merging: what is kept apart or kept as written', async t => {
   t.equal(merged(['2 cans tomatoes', '400 g tomatoes']).length, 2, 'cans and grams stay apart')
   t.equal(merged(['1 pinch salt', '1 tsp salt']).length, 2, 'a pinch is not a volume here')
   const taste = merged(['salt to taste', 'Salt  to taste', 'pepper to taste'])
-  t.same(taste.map(i => [i.name, i.quantity, i.unit]), [['pepper to taste', null, null], ['salt to taste', null, null]],
-    'lines without an amount stay as written, identical ones once, never summed')
+  t.same(taste.map(i => [i.name, i.quantity, i.unit, i.note]), [['pepper', null, null, 'to taste'], ['salt', null, null, 'to taste']],
+    'lines without an amount: one line per ingredient, never summed, the phrase as a note')
+  const salt = merged(['pinch of salt', 'salt to taste', 'a pinch of salt', 'Salt, to taste', 'salt (optional)'])
+  t.same(salt.map(i => [i.name, i.quantity, i.unit, i.note]), [['salt', null, null, 'pinch; to taste; optional']],
+    'a pinch, to taste and optional are one "salt" line')
+  t.same(merged(['parsley for garnish', 'fresh parsley, to taste']).map(i => i.name).sort(), ['fresh parsley', 'parsley'], 'the name is kept as written otherwise')
+  t.same(merged(['to taste']).map(i => i.name), ['to taste'], 'a line that is only a phrase stays as written')
   t.equal(merged(['flour', '1 cup flour']).length, 2, 'an amount-less line is not folded into a measured one')
   t.same(merged([]), [], 'nothing in, nothing out')
   const noted = one(['1 onion, chopped', '1 onion, sliced', '1 onion, chopped'])
   t.match(noted, { quantity: 3, note: 'chopped; sliced' }, 'distinct notes are kept')
+})
+
+t.test('merging: a unit system chosen for the list', async t => {
+  const metric = (texts: string[]) => mergeIngredients(lines(texts), { units: 'metric' })
+  const imperial = (texts: string[]) => mergeIngredients(lines(texts), { units: 'imperial' })
+  t.match(metric(['1 cup milk', '1 cup milk']), [{ quantity: 473, unit: 'ml' }], 'US cups as millilitres')
+  t.match(metric(['2 lb beef']), [{ quantity: 907, unit: 'g' }], 'pounds as grams')
+  t.match(metric(['3 cups stock', '3 cups stock']), [{ quantity: 1.42, unit: 'l' }], 'litres from one on')
+  t.match(imperial(['500 ml milk']), [{ quantity: 2.11, unit: 'cup' }], 'millilitres as cups')
+  t.match(imperial(['500 g flour']), [{ quantity: 17.6, unit: 'oz' }], 'grams as ounces')
+  t.match(imperial(['1 kg flour', '1 kg flour']), [{ quantity: 4.41, unit: 'lb' }], 'pounds from four on')
+  t.match(mergeIngredients(lines(['1 cup milk', '100 ml milk'])), [{ unit: 'cup' }], 'no system chosen: the larger part decides, as before')
 })
 
 t.test('merging: scaling by servings', async t => {

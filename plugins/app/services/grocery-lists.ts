@@ -111,7 +111,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
       }
       const contributions: Contribution[] = [...factors.values()].flatMap(({ factor, ingredients }) =>
         (Array.isArray(ingredients) ? normalizeIngredients(ingredients) : []).map(ingredient => ({ ingredient, factor })))
-      const items = mergeIngredients(contributions).map(line => ({ ...line, checked: false }))
+      const items = mergeIngredients(contributions, { units: input.units }).map(line => ({ ...line, checked: false }))
       const listName = name ?? [...`Groceries: ${plan.name}`].slice(0, GROCERY_LIMITS.listName).join('').trim()
       const id = await fastify.transaction(async tx =>
         await createList(tx, { userId, name: listName, familyId: input.familyId ?? null, mealPlanId: plan.id }, items))

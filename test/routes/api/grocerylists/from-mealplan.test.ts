@@ -48,11 +48,19 @@ t.test('from a meal plan: merged, scaled, grouped by aisle', async t => {
     'olive oil|1|tbsp',
     'sugar|200|g', // mass stays apart from volume
     'sugar|2|tbsp', // 1 tbsp x2: volume
-    'salt to taste||' // kept as written, once
+    'salt||' // "salt to taste" and "Salt to taste": one line, the phrase as its note
   ], 'merged across recipes, scaled by servings, in aisle order')
+  t.equal(list.items.at(-1).note, 'to taste')
   t.same(list.items.map((i: Item) => i.category), ['produce', 'produce', 'produce', 'produce', 'dairy', 'dairy', 'pantry', 'pantry', 'pantry', 'pantry', 'spices'])
   t.notOk(list.items.some((i: Item) => /beef/.test(i.name)), 'a recipe the caller can no longer see contributes nothing')
   t.same(await getList(app, owner, list), list, 'stored as answered')
+
+  const metric = json(await as(app, owner, 'POST', '/api/grocerylists/from-mealplan', { mealPlanId: plan.id, units: 'metric' })).groceryList
+  t.same(summary(metric.items).filter(line => /^(flour|milk|sugar|private potatoes)\|/.test(line)), [
+    'private potatoes|454|g', 'milk|488|ml', 'flour|591|ml', 'sugar|200|g', 'sugar|29.6|ml'
+  ], 'the unit system asked for')
+  const wrong = await as(app, owner, 'POST', '/api/grocerylists/from-mealplan', { mealPlanId: plan.id, units: 'cubits' })
+  t.equal(wrong.statusCode, 400)
 
   const named = await as(app, owner, 'POST', '/api/grocerylists/from-mealplan', { mealPlanId: plan.id, name: ' My shop ' })
   t.equal(json(named).groceryList.name, 'My shop')
