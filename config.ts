@@ -31,6 +31,11 @@ const EnvSchema = Type.Object({
   CACHE_PREFIX: Type.String({ default: 'rp:' }),
   /** bcrypt cost of password hashes: 2^cost rounds. Production refuses less than 10 (load-time check below). */
   BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
+  /**
+   * Password hashes and comparisons that may wait for a hashing thread (beyond one running per core); more answer 503
+   * with Retry-After at once instead of waiting past the clients' and the connection's time-outs.
+   */
+  PASSWORD_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 16 }),
   JWT_SECRET: Type.Optional(Type.String()),
   ADMIN_JWT_SECRET: Type.Optional(Type.String()),
   /** Key for admins' TOTP secrets at rest; derived from ADMIN_JWT_SECRET when unset (set it to rotate that secret alone). */
@@ -120,6 +125,8 @@ export interface Config {
   dbTimeouts: { statementMs: number, lockMs: number, poolWaitMs: number, jobStatementMs: number }
   /** bcrypt cost of new password hashes (existing hashes verify at the cost they were made with). */
   bcryptCost: number
+  /** PASSWORD_QUEUE_MAX: bcrypt work waiting for a thread, beyond which a request is refused (503). */
+  passwordQueueMax: number
   redisUrl?: string
   cachePrefix: string
   jwtSecret: string
@@ -308,6 +315,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
       jobStatementMs: env.DB_JOB_STATEMENT_TIMEOUT_MS
     },
     bcryptCost: env.BCRYPT_COST,
+    passwordQueueMax: env.PASSWORD_QUEUE_MAX,
     redisUrl: env.REDIS_URL,
     cachePrefix: env.CACHE_PREFIX,
     ...secrets,

@@ -5,6 +5,7 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { Redis } from 'ioredis'
+import { LocalRateLimitStore } from '../../lib/rate-limit-local-store.js'
 import { tooManyRequests } from '../../lib/errors.js'
 
 export interface Limit {
@@ -62,6 +63,9 @@ export async function authRateLimits (fastify: FastifyInstance, opts: RateLimitO
   await fastify.register(rateLimit, {
     global: false,
     redis: opts.redisUrl == null ? undefined : await connect(fastify, opts.redisUrl, opts.keyPrefix),
+    // The plugin's own in-process store shows every parallel caller the last count (a burst crossing the limit was
+    // refused whole); ours gives each its own.
+    ...(opts.redisUrl == null && { store: LocalRateLimitStore }),
     nameSpace: 'bff-rl:',
     skipOnError: true
   })

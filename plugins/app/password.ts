@@ -1,12 +1,14 @@
 // bcrypt at BCRYPT_COST (12 by default), never on the event loop: a pool of worker threads (lib/password-worker.ts,
 // piscina) does the hashing, at the lowest priority when a hash is expensive. Not libuv's pool: file reads and DNS
 // share that one, and a low-priority thread holding its queue lock would stall the event loop (measured: stored-image
-// p99 doubled when libuv's pool ran at SCHED_IDLE).
+// p99 doubled when libuv's pool ran at SCHED_IDLE). The queue is bounded (PASSWORD_QUEUE_MAX): a burst of sign-ins
+// beyond it is refused at once (503, Retry-After) instead of waiting until the connection's time-out cuts it.
 import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import bcrypt from 'bcrypt'
 import fp from 'fastify-plugin'
 import { Piscina } from 'piscina'
+import { ServiceUnavailable } from '../../lib/errors.js'
 
 /** The default and production cost (config.ts refuses less than 10 in production). */
 export const BCRYPT_COST = 12
@@ -33,6 +35,8 @@ export interface Passwords {
   pool: Piscina
   /** The cost of new hashes (BCRYPT_COST). */
   cost: number
+  /** Hashes and comparisons running or waiting; at `threads + PASSWORD_QUEUE_MAX` the next is refused (503). */
+  readonly inFlight: number
 }
 
 declare module 'fastify' {
@@ -43,18 +47,33 @@ declare module 'fastify' {
 
 export default fp(async fastify => {
   const cost = fastify.config.bcryptCost
+  const threads = availableParallelism()
   // One thread per core: hashing is pure CPU. Threads start on the first login and end after a minute without one.
   const pool = new Piscina({
     filename: WORKER.href,
     minThreads: 0,
-    maxThreads: availableParallelism(),
+    maxThreads: threads,
     idleTimeout: 60_000,
     workerData: { lowPriority: cost >= LOW_PRIORITY_FROM_COST }
   })
   fastify.addHook('onClose', async () => { await pool.close({ force: true }) })
 
-  const hash = async (password: string): Promise<string> => await pool.run({ password, cost }, { name: 'hash' }) as string
-  // A cheap cost's dummy is made here in a millisecond; another expensive one on the pool when first needed.
+  // Counted here rather than read from piscina's queueSize, which leaves out tasks waiting for a thread to start.
+  const capacity = threads + fastify.config.passwordQueueMax
+  let inFlight = 0
+  const run = async <T>(task: object, name: 'hash' | 'compare'): Promise<T> => {
+    if (inFlight >= capacity) throw new ServiceUnavailable()
+    inFlight++
+    try {
+      return await pool.run(task, { name }) as T
+    } finally {
+      inFlight--
+    }
+  }
+
+  const hash = async (password: string): Promise<string> => await run<string>({ password, cost }, 'hash')
+  // A cheap cost's dummy is made here in a millisecond; another expensive one on the pool when first needed (again if
+  // that was refused).
   let dummyHash: Promise<string> | undefined = cost === BCRYPT_COST
     ? Promise.resolve(DUMMY_HASH_12)
     : cost < LOW_PRIORITY_FROM_COST ? Promise.resolve(bcrypt.hashSync(randomBytes(16).toString('hex'), cost)) : undefined
@@ -62,10 +81,11 @@ export default fp(async fastify => {
   fastify.decorate('passwords', {
     pool,
     cost,
+    get inFlight () { return inFlight },
     hash,
     verify: async (password, stored) => {
-      dummyHash ??= hash(randomBytes(16).toString('hex'))
-      const ok = await pool.run({ password, hash: stored ?? await dummyHash }, { name: 'compare' }) as boolean
+      dummyHash ??= hash(randomBytes(16).toString('hex')).catch(err => { dummyHash = undefined; throw err })
+      const ok = await run<boolean>({ password, hash: stored ?? await dummyHash }, 'compare')
       return ok && stored != null
     }
   } satisfies Passwords)

@@ -17,6 +17,8 @@ export interface Cache {
   increment: (key: string, ttlSeconds: number) => Promise<{ count: number, ttlSeconds: number }>
   /** A counter's value and seconds left (0 and 0 when absent). */
   counter: (key: string) => Promise<{ count: number, ttlSeconds: number }>
+  /** Takes one back from a live counter, keeping its expiry; never below zero, and an absent counter stays absent. */
+  decrement: (key: string) => Promise<void>
   ping: () => Promise<void>
 }
 
@@ -66,9 +68,15 @@ export function memoryCache (max = 50_000): Cache {
       const left = lru.getRemainingTTL(key)
       return { count: Number(lru.get(key)?.value ?? 0), ttlSeconds: left > 0 && Number.isFinite(left) ? Math.ceil(left / 1000) : 0 }
     },
+    decrement: async key => {
+      const count = Number(lru.get(key)?.value ?? 0)
+      if (count > 0) lru.set(key, { value: count - 1 }, { noUpdateTTL: true })
+    },
     ping: async () => {}
   }
 }
+
+const DECREMENT_LIVE = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end"
 
 export function redisCache (redis: Redis): Cache {
   return {
@@ -93,6 +101,8 @@ export function redisCache (redis: Redis): Cache {
       const [count, left] = await Promise.all([redis.get(key), redis.ttl(key)])
       return { count: Number(count ?? 0), ttlSeconds: Math.max(0, left) }
     },
+    // A script, so a counter that expired meanwhile is not recreated at -1 without an expiry (as DECR would).
+    decrement: async key => { await redis.eval(DECREMENT_LIVE, 1, key) },
     ping: async () => { await redis.ping() }
   }
 }

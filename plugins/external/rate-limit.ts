@@ -1,10 +1,11 @@
 // The three limiters of interface.md "Limits", counted in Redis when configured so every instance shares them, and
 // per-client counters for routes with limits of their own.
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onResponseAsyncHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { tooManyRequests } from '../../lib/errors.js'
 import { isRateLimitExempt } from '../../lib/ip.js'
+import { LocalRateLimitStore } from '../../lib/rate-limit-local-store.js'
 import { tryCache, type Cache } from './cache.js'
 
 export type LimitName = 'global' | 'router' | 'auth'
@@ -20,10 +21,12 @@ export interface RateLimits {
   /** 15 / 15 min on auth routes and admin login; skips nobody; every request counts. */
   auth: onRequestAsyncHookHandler
   /**
-   * The same auth limit for sign-in routes (decisions.md section 1): only failed attempts (401) count, so a client that
-   * signs in correctly is never limited, while one that guesses is refused before its next password is compared.
+   * The same auth limit for sign-in routes (decisions.md section 1): `reserve` (onRequest) takes a place on arrival,
+   * `settle` (onSend) gives it back before the answer leaves unless the attempt failed (401), so a client that signs
+   * in correctly is never limited, while one that guesses is refused before its next password is compared, however
+   * many it sends at once.
    */
-  authFailures: { check: onRequestAsyncHookHandler, record: onResponseAsyncHookHandler }
+  authFailures: { reserve: onRequestAsyncHookHandler, settle: onSendAsyncHookHandler<unknown> }
   /**
    * A route's own limit per client address (CCPA, support): counts a request under `scope` and refuses it beyond
    * `max` a window (429 `limit: "router"`, the limit of that route family). Addresses the global limiter skips are not
@@ -36,7 +39,7 @@ export interface RateLimits {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Statuses that count as a failed guess for `authFailures` on this route (default: 401). */
+    /** Statuses that count as a failed guess for `authFailures` on this route (default: 401); others give back. */
     failureStatuses?: number[]
   }
   interface FastifyInstance {
@@ -86,34 +89,47 @@ function limiterHook (name: LimitName, check: Check, exempt?: (ip: string) => bo
   }
 }
 
+/** Set on a request holding a place in the auth counter that its answer may give back (sign-in routes). */
+const authReservation = Symbol('auth-limit-reservation')
+
 /**
- * The auth limit, one counter per client for every credential route. Most routes count each request; sign-in routes
- * count only failed attempts (401) but are refused, before the password is compared, once the counter is full.
+ * The auth limit, one counter per client for every credential route. A request takes its place in the counter when
+ * it arrives (decisions.md "Rate-limit counting"), so requests in flight count and N parallel guesses never get more
+ * than `max` evaluated. Most routes keep every place; sign-in routes give theirs back unless the answer is a failed
+ * attempt (401, or the route's `failureStatuses`), so a client that signs in correctly is never limited.
  */
 function authLimiter (cache: Cache, max: number, windowMs: number, log: FastifyBaseLogger) {
   const key = (request: FastifyRequest) => `auth-limit:${rateLimit.normalizeIP(request.ip, 64)}`
-  const enforce = (reply: FastifyReply, { count, ttlSeconds }: { count: number, ttlSeconds: number }, allowed: number) => {
+  // Like the other limiters (skipOnError), a cache outage lets requests through; account lockout still holds.
+  const takePlace = async (request: FastifyRequest) => await cache.increment(key(request), windowMs / 1000)
+    .catch(err => { log.warn({ err }, 'auth limit unavailable'); return undefined })
+  const enforce = (reply: FastifyReply, counted: { count: number, ttlSeconds: number } | undefined) => {
+    if (counted == null) return
     reply.header('x-ratelimit-limit', max)
-    reply.header('x-ratelimit-remaining', Math.max(0, max - count))
-    if (count <= allowed) return
-    const retryAfter = Math.max(1, ttlSeconds)
+    reply.header('x-ratelimit-remaining', Math.max(0, max - counted.count))
+    if (counted.count <= max) return
+    const retryAfter = Math.max(1, counted.ttlSeconds)
     reply.header('x-ratelimit-reset', retryAfter)
     reply.header('retry-after', retryAfter)
     throw tooManyRequests(retryAfter, 'auth')
   }
-  // Like the other limiters (skipOnError), a cache outage lets requests through; account lockout still holds.
-  const counted = async (work: () => Promise<{ count: number, ttlSeconds: number }>) =>
-    await work().catch(err => { log.warn({ err }, 'auth limit unavailable'); return { count: 0, ttlSeconds: 0 } })
-  const every: onRequestAsyncHookHandler = async (request, reply) => {
-    enforce(reply, await counted(async () => await cache.increment(key(request), windowMs / 1000)), max)
-  }
+  const every: onRequestAsyncHookHandler = async (request, reply) => { enforce(reply, await takePlace(request)) }
   const failures: RateLimits['authFailures'] = {
-    async check (request, reply) {
-      enforce(reply, await counted(async () => await cache.counter(key(request))), max - 1)
+    async reserve (request: FastifyRequest & { [authReservation]?: boolean }, reply) {
+      const counted = await takePlace(request)
+      // Marked before a refusal too: a refused request was never evaluated, and gives its place back with its 429.
+      if (counted != null) request[authReservation] = true
+      enforce(reply, counted)
     },
-    async record (request, reply) {
+    // Before the answer is sent, so a client's next request never finds its previous success still counted.
+    async settle (request: FastifyRequest & { [authReservation]?: boolean }, reply, payload) {
+      if (request[authReservation] !== true) return payload
+      request[authReservation] = false
       const failed = request.routeOptions.config?.failureStatuses ?? [401]
-      if (failed.includes(reply.statusCode)) await counted(async () => await cache.increment(key(request), windowMs / 1000))
+      if (!failed.includes(reply.statusCode)) {
+        await cache.decrement(key(request)).catch(err => { log.warn({ err }, 'auth limit unavailable') })
+      }
+      return payload
     }
   }
   return { every, failures }
@@ -129,6 +145,8 @@ export default fp(async fastify => {
   await fastify.register(rateLimit, {
     global: false,
     redis: fastify.redis ?? undefined,
+    // Without Redis, counters that answer parallel requests each with its own count (lib/rate-limit-local-store.ts).
+    store: fastify.redis == null ? LocalRateLimitStore : undefined,
     nameSpace: 'rl:',
     // A Redis outage must not take the API down; account lockout still guards the password routes.
     skipOnError: true,

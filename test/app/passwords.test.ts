@@ -1,11 +1,12 @@
 // Password hashing runs on a pool of worker threads, never on the event loop or libuv's pool: at production cost (12)
 // at the lowest priority; the suite's own cost (BCRYPT_COST=4) at normal priority, so a busy machine cannot starve it.
 import { execFileSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import bcrypt from 'bcrypt'
 import t from 'tap'
 import { BCRYPT_COST } from '../../plugins/app/password.js'
 import { LOWEST_NICENESS, SCHED_IDLE, SCHED_OTHER, threadId, threadPriority, type ThreadPriority } from '../../lib/thread-priority.js'
-import { build } from '../helper.js'
+import { build, json, login, registerUser } from '../helper.js'
 
 function hasChrt (): boolean {
   try {
@@ -66,4 +67,45 @@ t.test('the suite hashes at cost 4 on normal-priority threads, and a cheaper has
   const seen = await app.passwords.pool.run(null, { name: 'priority' }) as ThreadPriority | null
   t.equal(seen?.niceness, 0)
   t.equal(seen?.policy, SCHED_OTHER)
+})
+
+t.test('a burst beyond the bounded queue is refused at once with 503 and Retry-After; the work admitted completes (#41)', async t => {
+  const queueMax = 1
+  const app = await build(t, { env: { PASSWORD_QUEUE_MAX: String(queueMax) } })
+  const capacity = availableParallelism() + queueMax
+  const user = await registerUser(app)
+  const slowHash = await bcrypt.hash('slow', 10)
+
+  // Every place taken, and taken again in the same microtask as it frees, until the burst has its answers: a request of
+  // the burst admitted to the queue would wait for a thread and answer 401 (or 201) instead of 503.
+  const burstState = { answered: false }
+  let verified = 0
+  const holders = Array.from({ length: capacity }, async () => {
+    while (!burstState.answered) {
+      if (await app.passwords.verify('slow', slowHash)) verified++
+    }
+  })
+  t.equal(app.passwords.inFlight, capacity, 'the queue is full')
+
+  const burst = await Promise.all([
+    ...Array.from({ length: 8 }, async (_, i) => await login(app, `nobody${process.pid}x${i}`, 'Wrong1234')),
+    ...Array.from({ length: 3 }, async (_, i) => await app.inject({
+      method: 'POST', url: '/api/auth/register', payload: { username: `burst${process.pid}x${i}`, email: `burst${process.pid}x${i}@example.com`, password: 'Sup3rSecret!' }
+    }))
+  ])
+  burstState.answered = true
+  for (const res of burst) {
+    t.equal(res.statusCode, 503, 'refused, not queued')
+    t.same(json(res), { error: 'Service temporarily unavailable' })
+    t.equal(res.headers['retry-after'], '2')
+  }
+
+  await Promise.all(holders)
+  t.ok(verified >= capacity, `the admitted comparisons all completed and matched (${verified})`)
+  t.equal(app.passwords.inFlight, 0, 'every place is given back')
+  t.equal((await login(app, user.username, user.password)).statusCode, 200, 'the next sign-in is served')
+  const again = await app.inject({
+    method: 'POST', url: '/api/auth/register', payload: { username: `burst${process.pid}x0`, email: `burst${process.pid}x0@example.com`, password: 'Sup3rSecret!' }
+  })
+  t.equal(again.statusCode, 201, 'a refused registration created nothing')
 })

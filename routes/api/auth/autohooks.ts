@@ -17,9 +17,9 @@ export default async function authHooks (fastify: FastifyInstance): Promise<void
   fastify.addHook('onRoute', route => {
     if (route.config?.tokenRoute === true) return
     if (route.config?.failuresOnly === true) {
-      const { check, record } = fastify.rateLimits.authFailures
-      route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], check).flat()
-      route.onResponse = ([] as NonNullable<typeof route.onResponse>[]).concat(route.onResponse ?? [], record).flat()
+      const { reserve, settle } = fastify.rateLimits.authFailures
+      route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], reserve).flat()
+      route.onSend = ([] as NonNullable<typeof route.onSend>[]).concat(route.onSend ?? [], settle).flat()
     } else {
       route.onRequest = ([] as NonNullable<typeof route.onRequest>[]).concat(route.onRequest ?? [], fastify.rateLimits.auth).flat()
     }

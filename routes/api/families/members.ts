@@ -19,12 +19,12 @@ const members: FastifyPluginAsyncTypebox = async fastify => {
   // a right one never does.
   const guesses = {
     config: { failureStatuses: [400, 404] },
-    onResponse: fastify.rateLimits.authFailures.record
+    onSend: fastify.rateLimits.authFailures.settle
   }
 
   fastify.get('/invite/:inviteCode', {
     ...guesses,
-    onRequest: fastify.rateLimits.authFailures.check,
+    onRequest: fastify.rateLimits.authFailures.reserve,
     schema: {
       operationId: 'families.previewInvite',
       summary: 'What an invite code opens: family name, description and member count (public)',
@@ -38,7 +38,7 @@ const members: FastifyPluginAsyncTypebox = async fastify => {
 
   fastify.post('/join', {
     ...guesses,
-    onRequest: [fastify.authenticate, fastify.rateLimits.authFailures.check],
+    onRequest: [fastify.authenticate, fastify.rateLimits.authFailures.reserve],
     schema: {
       operationId: 'families.join',
       summary: 'Join a family with its invite code',
