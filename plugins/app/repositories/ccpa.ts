@@ -46,6 +46,11 @@ export const ccpaRepository = {
     await db`update users set do_not_sell_at = coalesce(do_not_sell_at, now()) where id = ${userId}`
   },
 
+  /** Every request of the user or sent with one of their addresses (a data deletion: decisions.md, Compliance). */
+  async removeOf (db: Db, userId: string, emails: string[]): Promise<void> {
+    await db`delete from ccpa_requests where user_id = ${userId} or email = any(${emails})`
+  },
+
   /** Whether the user opted out (false for an unknown user). */
   async doNotSell (db: Db, userId: string): Promise<boolean> {
     const [row] = await db<Array<{ optedOut: boolean }>>`select do_not_sell_at is not null as opted_out from users where id = ${userId}`

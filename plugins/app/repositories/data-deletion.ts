@@ -24,6 +24,17 @@ export function maskEmail (email: string): string {
   return `${email[0]}***${email.slice(at)}`
 }
 
+/** Emails to the user that a `data` deletion keeps: they are about the account, not its content. */
+export const ACCOUNT_MAIL_KINDS = ['welcome', 'password-reset', 'data-deletion']
+
+/** What a delivered email that showed a deleted user keeps: the record that it went, not what it said. */
+const REMOVED_MAIL = {
+  subject: '(removed)',
+  text: 'The content of this email was removed: it showed data that its owner has since deleted.'
+}
+
+export interface ErasedUser { id: string, email: string, username: string }
+
 export const dataDeletionRepository = {
   /** A new pending request, or null when the user already has an open one (the partial unique index decides). */
   async create (db: Db, row: Pick<DeletionRequestRow, 'userId' | 'email' | 'deleteType' | 'reason' | 'scheduledFor'>): Promise<DeletionRequestRow | null> {
@@ -123,13 +134,51 @@ export const dataDeletionRepository = {
       and not exists (select 1 from family_members m where m.family_id = f.id and m.user_id <> ${userId})`
   },
 
+  /** The user's address and name as they are now (null when the account is gone). */
+  async identity (db: Db, userId: string): Promise<ErasedUser | null> {
+    const [row] = await db<ErasedUser[]>`select id, email, username from users where id = ${userId}`
+    return row ?? null
+  },
+
   /**
-   * The account and everything that cascades from it. The email log keeps only the data-deletion confirmation (it may
-   * still be on its way), without the user reference; support tickets go; CCPA and deletion requests stay as records.
+   * Email to other people that shows the user: notification emails of which they are the actor or whose recipe is
+   * theirs (the email's id derives from the notification's), the digests that listed such notifications (the
+   * recipient's first digest covering the notification's time), and the family invitations they sent (no row links
+   * those to the sender: matched by the inviter's name the subject starts with, lib/email-templates.ts). Unsent
+   * emails are deleted; delivered ones keep the record of delivery without their content. Runs before the
+   * notifications go (they cascade from the user and their recipes).
    */
+  async forgetInOthersMail (db: Db, user: ErasedUser): Promise<void> {
+    const invitation = `${user.username} invited you to join the family "`
+    const rows = await db<Array<{ id: string }>>`
+      with shown as materialized (
+        select n.id, n.user_id, n.created_at from notifications n
+        where n.user_id <> ${user.id}
+          and (n.actor_id = ${user.id} or n.recipe_id in (select r.id from recipes r where r.author_id = ${user.id}))
+      )
+      select s.id || '-email' as id from shown s
+      union
+      select d.email_id from shown s cross join lateral (
+        select d.email_id from digest_runs d where d.user_id = s.user_id and d.covered_until >= s.created_at
+        order by d.covered_until limit 1
+      ) d where d.email_id is not null
+      union
+      select e.id from email_outbox e where e.kind = 'family-invite' and left(e.subject, ${invitation.length}) = ${invitation}`
+    const ids = rows.map(r => r.id)
+    if (ids.length === 0) return
+    await db`delete from email_outbox where id = any(${ids}) and status <> 'sent' and user_id is distinct from ${user.id}`
+    await db`update email_outbox set subject = ${REMOVED_MAIL.subject}, text = ${REMOVED_MAIL.text}, html = null
+      where id = any(${ids}) and status = 'sent' and user_id is distinct from ${user.id}`
+  },
+
+  /** Email to the user (by account or by address, e.g. an invitation sent before they signed up), but `keep`'s kinds. */
+  async eraseOwnMail (db: Db, user: ErasedUser, keep: string[]): Promise<void> {
+    await db`delete from email_outbox where (user_id = ${user.id} or "to" = ${user.email}) and kind <> all(${keep})`
+  },
+
+  /** The account and everything that cascades from it; feature flags stop naming it. */
   async eraseAccount (db: Db, userId: string): Promise<void> {
-    await db`delete from email_outbox where user_id = ${userId} and kind <> 'data-deletion'`
-    await db`delete from support_tickets where user_id = ${userId}`
+    await db`update feature_flags set user_ids = user_ids - ${userId}::text where user_ids ? ${userId}::text`
     await db`delete from users where id = ${userId}`
   },
 
@@ -141,9 +190,11 @@ export const dataDeletionRepository = {
     await db`delete from ratings where user_id = ${userId}`
     await db`delete from bookmarks where user_id = ${userId}`
     await db`delete from collections where user_id = ${userId} and type <> 'saved'`
+    await db`delete from collection_items where collection_id in (select id from collections where user_id = ${userId})`
     await db`delete from cooked_recipes where user_id = ${userId}`
     await db`delete from follows where follower_id = ${userId} or following_id = ${userId}`
-    await db`delete from notifications where user_id = ${userId}`
+    // Theirs, and those showing them to others (their recipes' go with the recipes).
+    await db`delete from notifications where user_id = ${userId} or actor_id = ${userId}`
     await db`delete from planned_meals where user_id = ${userId}`
     await db`delete from meal_plans where user_id = ${userId}`
     await db`delete from grocery_lists where user_id = ${userId}`

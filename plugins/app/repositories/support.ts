@@ -57,6 +57,11 @@ export const supportRepository = {
     return { items: items.map(view), total }
   },
 
+  /** Every ticket of the user or sent with one of their addresses (a data deletion: decisions.md, Compliance). */
+  async removeOf (db: Db, userId: string, emails: string[]): Promise<void> {
+    await db`delete from support_tickets where user_id = ${userId} or email = any(${emails})`
+  },
+
   /** The user's ticket, or null when it is not theirs (or does not exist). */
   async findFor (db: Db, userId: string, id: string): Promise<SupportTicketView | null> {
     const [row] = await db<TicketRow[]>`select ${columns(db)} from support_tickets where id = ${id} and user_id = ${userId}`

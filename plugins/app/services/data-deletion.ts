@@ -1,6 +1,9 @@
 // Data deletion (GDPR erasure): a request, a confirmation email and a job that carries it out after the grace period
 // (cancellable until then). `account` removes the user and everything they own in one transaction, hands their
-// families over and leaves only the request with a masked address; `data` removes their content and keeps the account.
+// families over and leaves only the request with a masked address and its confirmation email; `data` removes their
+// content and keeps the account. Either way what showed them to others goes too (decisions.md, Compliance): mail that
+// quoted them (delivered mail keeps only the record of delivery), notifications with them as actor, reports by and
+// about them, CCPA requests and support tickets sent with their address.
 // Other users' recipe counters are recomputed from the remaining rows, so they stay exact. Stored files go by the
 // `storage.remove` job sent in the same transaction. Killed midway, the transaction rolls back and the job runs again.
 import type { FastifyInstance } from 'fastify'
@@ -10,7 +13,7 @@ import { DeletionNotCancellable, DeletionRequestNotFound, UserNotFound } from '.
 import { optionalText } from '../../../lib/text.js'
 import type { AuthUser } from '../auth.js'
 import type { Db } from '../../external/db.js'
-import { maskEmail, type DeletionRequestRow } from '../repositories/data-deletion.js'
+import { ACCOUNT_MAIL_KINDS, maskEmail, type DeletionRequestRow } from '../repositories/data-deletion.js'
 import type { Page } from '../repositories/recipes.js'
 
 declare module 'fastify' {
@@ -58,13 +61,23 @@ export function createDataDeletionService (fastify: FastifyInstance) {
   const repo = fastify.dataDeletionRepository
 
   async function erase (tx: Db, request: DeletionRequestRow, userId: string): Promise<void> {
+    const user = await repo.identity(tx, userId)
+    if (user == null) return
+    const addresses = [...new Set([user.email, request.email])]
     const affected = await repo.recipesCountingUser(tx, userId)
     const [tagIds, keys] = await Promise.all([repo.tagsOfAuthor(tx, userId), repo.mediaKeys(tx, userId)])
+    // What shows them to others goes first, while notifications, recipes and comments still say what is theirs.
+    await repo.forgetInOthersMail(tx, user)
+    await fastify.reportsRepository.removeConcerning(tx, userId)
+    await fastify.ccpaRepository.removeOf(tx, userId, addresses)
+    await fastify.supportRepository.removeOf(tx, userId, addresses)
     if (request.deleteType === 'account') {
       await repo.handOverFamilies(tx, userId)
+      await repo.eraseOwnMail(tx, user, ['data-deletion'])
       await repo.eraseAccount(tx, userId)
       await repo.maskRequestsOf(tx, request.email)
     } else {
+      await repo.eraseOwnMail(tx, user, ACCOUNT_MAIL_KINDS)
       await repo.eraseContent(tx, userId)
     }
     await repo.recount(tx, affected)
@@ -154,5 +167,8 @@ export default fp(async fastify => {
   await fastify.queue.work<{ requestId: string }>(DELETION_JOB, async ({ requestId }, job) => { await service.run(requestId, job.final) })
 }, {
   name: 'data-deletion-service',
-  dependencies: ['data-deletion-repository', 'users-repository', 'tags-repository', 'email-service', 'queue', 'auth', 'db']
+  dependencies: [
+    'data-deletion-repository', 'users-repository', 'tags-repository', 'reports-repository', 'ccpa-repository', 'support-repository',
+    'email-service', 'queue', 'auth', 'db'
+  ]
 })
