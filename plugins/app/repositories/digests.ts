@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin'
 import { NOTIFICATION_SETTINGS_DEFAULTS as DEFAULTS } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import { countShown, notificationShown } from './notification-visibility.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +27,8 @@ export interface DigestNotification { message: string, createdAt: Date, recipeId
 export const digestsRepository = {
   /**
    * Users whose latest digest slot at `now` has passed, who have had no digest since that slot, and who have unread
-   * notifications from between their last digest and that slot (what arrives later waits for the next slot).
+   * notifications shown to them (notification-visibility.ts) from between their last digest and that slot (what
+   * arrives later waits for the next slot).
    * Candidates come from the unread index, so users with nothing new cost nothing.
    */
   async due (db: Db, now: Date, limit: number): Promise<DueDigest[]> {
@@ -68,7 +70,7 @@ export const digestsRepository = {
       where s.slot_at <= ${now}
         and (s.since is null or s.since < s.slot_at)
         and exists (select 1 from notifications n where n.user_id = s.id and not n.read
-          and n.created_at <= s.slot_at and (s.since is null or n.created_at > s.since))
+          and n.created_at <= s.slot_at and (s.since is null or n.created_at > s.since) and ${notificationShown(db, db`s.id`)})
       order by s.slot_at, s.id
       limit ${limit}`
   },
@@ -85,14 +87,14 @@ export const digestsRepository = {
       where user_id = ${userId} and period = ${period}`
   },
 
-  /** The newest `limit` unread notifications in (since, until] and how many there are in all. */
+  /** The newest `limit` unread notifications shown to the user in (since, until] and how many there are in all. */
   async unread (db: Db, userId: string, since: Date | null, until: Date, limit: number): Promise<{ items: DigestNotification[], total: number }> {
     const range = db`n.user_id = ${userId} and not n.read and n.created_at <= ${until}
       and (${since}::timestamptz is null or n.created_at > ${since}::timestamptz)`
     const [items, [{ total }]] = await Promise.all([
-      db<DigestNotification[]>`select n.message, n.created_at, n.recipe_id from notifications n where ${range}
-        order by n.created_at desc, n.id desc limit ${limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from notifications n where ${range}`
+      db<DigestNotification[]>`select n.message, n.created_at, n.recipe_id from notifications n
+        where ${range} and ${notificationShown(db, userId)} order by n.created_at desc, n.id desc limit ${limit}`,
+      db<Array<{ total: number }>>`select ${countShown(db, range, userId)} as total`
     ])
     return { items, total }
   }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import type postgres from 'postgres'
 import { NOTIFICATION_SETTINGS_DEFAULTS, type NOTIFICATION_TYPES } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import { notificationShown } from './notification-visibility.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,7 +61,11 @@ export interface DeliveryRow {
 }
 
 export const notificationDeliveryRepository = {
-  /** The notification with what its messages show and the channels that apply now (settings may have changed). */
+  /**
+   * The notification with what its messages show and the channels that apply now (settings may have changed); null
+   * once read, or while it is not shown to its recipient (a recipe they may no longer see: no title leaves by email
+   * or push).
+   */
   async forDelivery (db: Db, id: string): Promise<DeliveryRow | null> {
     const [row] = await db<DeliveryRow[]>`
       select n.id, n.user_id, n.type, n.message, n.recipe_id, n.data, u.email, u.username,
@@ -72,7 +77,7 @@ export const notificationDeliveryRepository = {
       left join users a on a.id = n.actor_id
       left join recipes r on r.id = n.recipe_id
       left join comments c on c.id = n.data ->> 'commentId'
-      where n.id = ${id} and not n.read`
+      where n.id = ${id} and not n.read and ${notificationShown(db, db`n.user_id`)}`
     return row ?? null
   },
 
@@ -80,7 +85,7 @@ export const notificationDeliveryRepository = {
   async needingDelivery (db: Db, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return []
     const rows = await db<Array<{ id: string }>>`select n.id from notifications n where n.id = any(${ids})
-      and (${wantsEmail(db, db`n.user_id`, db`n.type`)} or ${wantsPush(db, db`n.user_id`, db`n.type`)})`
+      and ${notificationShown(db, db`n.user_id`)} and (${wantsEmail(db, db`n.user_id`, db`n.type`)} or ${wantsPush(db, db`n.user_id`, db`n.type`)})`
     return rows.map(r => r.id)
   }
 }

@@ -1,4 +1,5 @@
-// A user's in-app notifications. Every query is scoped by the recipient, so one user never reaches another's.
+// A user's in-app notifications. Every query is scoped by the recipient, so one user never reaches another's, and
+// reads or changes only those shown to them (notification-visibility.ts: none about a recipe they may not see).
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { NOTIFICATION_TYPES } from '../../../db/schema/index.js'
@@ -6,6 +7,8 @@ import type { NotificationView } from '../../../schemas/notifications.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { wantsEmail, wantsPush } from './notification-delivery.js'
+import { countShown, notificationShown } from './notification-visibility.js'
+import { reusedPart } from './sql.js'
 import { sessionWith, type SessionState } from './users.js'
 import { visibleToFollower } from './visibility.js'
 
@@ -50,6 +53,13 @@ function view (row: NotificationRow): NotificationView {
   }
 }
 
+/** A row of the list: the counts, and a notification unless the page is empty. */
+type ListRow = { unreadCount: number, total: number | null } & (NotificationRow | { id: null })
+
+/** Unread notifications shown to `users u`; built once per handle (the polled statement's only notification part). */
+const unreadCountColumn = reusedPart(1, (db: Db) =>
+  db`${countShown(db, db`n.user_id = u.id and not n.read`, db`u.id`)} as unread_count`)
+
 const selectNotification = (db: Db) => db`select n.id, n.type, n.message, n.read, n.recipe_id, n.actor_id, n.data, n.created_at,
   a.username as actor_username, a.avatar_url as actor_avatar_url
   from notifications n left join users a on a.id = n.actor_id`
@@ -84,42 +94,49 @@ export const notificationsRepository = {
     return { created: rows.length, deliver: rows.filter(r => r.deliver).map(r => r.id) }
   },
 
-  async list (db: Db, userId: string, unreadOnly: boolean, pageNo: number, limit: number): Promise<Page<NotificationView>> {
-    const where = unreadOnly ? db`n.user_id = ${userId} and not n.read` : db`n.user_id = ${userId}`
-    const [rows, [{ total }]] = await Promise.all([
-      db<NotificationRow[]>`${selectNotification(db)} where ${where} order by n.created_at desc, n.id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from notifications n where ${where}`
-    ])
-    return { items: rows.map(view), total }
-  },
-
-  async unreadCount (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from notifications where user_id = ${userId} and not read`
-    return n
+  /**
+   * A page of the notifications shown to the user (notification-visibility.ts), how many there are and how many are
+   * unread, in one statement: the counts are one row, the page joined to it (a page past the end is that row alone).
+   */
+  async list (db: Db, userId: string, unreadOnly: boolean, pageNo: number, limit: number): Promise<Page<NotificationView> & { unreadCount: number }> {
+    const rows = await db<ListRow[]>`
+      with counts as materialized (
+        select ${countShown(db, db`n.user_id = ${userId} and not n.read`, userId)} as unread_count,
+          ${unreadOnly ? db`null::int` : countShown(db, db`n.user_id = ${userId}`, userId)} as total)
+      select c.unread_count, c.total, p.* from counts c left join lateral (
+        ${selectNotification(db)} where n.user_id = ${userId} ${unreadOnly ? db`and not n.read` : db``}
+          and ${notificationShown(db, userId)}
+        order by n.created_at desc, n.id desc limit ${limit} offset ${(pageNo - 1) * limit}) p on true`
+    const [{ unreadCount, total }] = rows
+    return {
+      items: rows.flatMap(row => row.id == null ? [] : [view(row)]),
+      total: total ?? unreadCount,
+      unreadCount
+    }
   },
 
   /** The unread count read with the session check (the route's `sessionRead`): what every client polls, in one statement. */
   async unreadCountSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: number } | null> {
-    return await sessionWith(db, userId, jti,
-      db`(select count(*)::int from notifications n where n.user_id = u.id and not n.read) as unread_count`,
-      (row: { unreadCount: number }) => row.unreadCount)
+    return await sessionWith(db, userId, jti, unreadCountColumn(db), (row: { unreadCount: number }) => row.unreadCount)
   },
 
-  /** Marks one of the user's notifications read; null when it is not theirs (or does not exist). */
+  /** Marks one of the user's notifications read; null when it is not theirs, not shown to them, or does not exist. */
   async markRead (db: Db, userId: string, id: string): Promise<NotificationView | null> {
-    const [updated] = await db`update notifications set read = true where id = ${id} and user_id = ${userId} returning id`
+    const [updated] = await db`update notifications n set read = true
+      where n.id = ${id} and n.user_id = ${userId} and ${notificationShown(db, userId)} returning n.id`
     if (updated == null) return null
     const [row] = await db<NotificationRow[]>`${selectNotification(db)} where n.id = ${id}`
     return view(row)
   },
 
   async markAllRead (db: Db, userId: string): Promise<number> {
-    const rows = await db`update notifications set read = true where user_id = ${userId} and not read returning 1`
+    const rows = await db`update notifications n set read = true
+      where n.user_id = ${userId} and not n.read and ${notificationShown(db, userId)} returning 1`
     return rows.length
   },
 
   async remove (db: Db, userId: string, id: string): Promise<boolean> {
-    const rows = await db`delete from notifications where id = ${id} and user_id = ${userId} returning 1`
+    const rows = await db`delete from notifications n where n.id = ${id} and n.user_id = ${userId} and ${notificationShown(db, userId)} returning 1`
     return rows.length > 0
   }
 }

@@ -57,12 +57,9 @@ export function createNotificationService (fastify: FastifyInstance) {
       await fastify.queue.send(NEW_RECIPE_JOB, { recipeId }, tx)
     },
 
+    /** A page with its total and the unread count (one statement). */
     async list (userId: string, unreadOnly: boolean, page: number, limit: number) {
-      const [list, unreadCount] = await Promise.all([
-        repo.list(fastify.db, userId, unreadOnly, page, limit),
-        repo.unreadCount(fastify.db, userId)
-      ])
-      return { ...list, unreadCount }
+      return await repo.list(fastify.db, userId, unreadOnly, page, limit)
     },
 
     /** The unread count read with the session check: a `sessionRead` for GET /api/notifications/unread-count. */
@@ -99,7 +96,7 @@ export default fp(async fastify => {
   // email; pushes that went out are not retried (pushService.send only throws when the database fails).
   await fastify.queue.work<{ id: string }>(DELIVER_JOB, async ({ id }) => {
     const n = await fastify.notificationDeliveryRepository.forDelivery(fastify.db, id)
-    if (n == null) return // read or deleted meanwhile
+    if (n == null) return // read, deleted or no longer shown to its recipient (its recipe hidden) meanwhile
     if (n.wantsEmail) await fastify.emailService.notification(fastify.db, n)
     if (n.wantsPush) {
       await fastify.pushService.send(n.userId, n.type, {

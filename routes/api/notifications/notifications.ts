@@ -8,6 +8,11 @@ import { Notification } from '../../../schemas/notifications.js'
 const Params = Type.Object({ notificationId: Id })
 const MarkedAll = Type.Object({ success: Type.Literal(true), updated: Type.Integer({ description: 'How many were unread' }) }, { description: 'All read' })
 const MarkedOne = Type.Object({ notification: ref(Notification) }, { description: 'The notification, now read' })
+/** What every route here says of notifications about a recipe the caller can no longer see. */
+const HIDDEN = 'A notification about a recipe you may no longer see (made private, or otherwise hidden from you; a ' +
+  'deleted recipe takes its notifications with it) is hidden: left out of the list, the total and the unread count, not ' +
+  'found by mark-read or delete, not emailed or pushed if not sent yet, and left out of digests. It comes back, as ' +
+  'it was, when the recipe is shown to you again. Notifications about your own recipes are always shown.'
 
 const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
   const notifications = fastify.notificationService
@@ -16,6 +21,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'notifications.list',
       summary: 'Your notifications, newest first',
+      description: HIDDEN,
       querystring: Type.Object({ ...PaginationQuery.properties, unreadOnly: Type.Boolean({ default: false }) }),
       response: {
         200: Type.Object({
@@ -37,6 +43,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'notifications.unreadCount',
       summary: 'How many notifications are unread',
+      description: HIDDEN,
       response: { 200: Type.Object({ unreadCount: Type.Integer() }, { description: 'The unread count' }) }
     }
   }, async request => ({ unreadCount: sessionValue<number>(request) }))
@@ -50,7 +57,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
       schema: {
         operationId: `notifications.markAllRead${alias.suffix}`,
         summary: 'Mark all your notifications read',
-        description: alias.description,
+        description: alias.description ?? HIDDEN,
         response: { 200: MarkedAll }
       },
       handler: async request => ({ success: true as const, updated: await notifications.markAllRead(currentUser(request).id) })
@@ -61,7 +68,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
       schema: {
         operationId: `notifications.markRead${alias.suffix}`,
         summary: 'Mark one notification read',
-        description: alias.description,
+        description: alias.description ?? HIDDEN,
         params: Params,
         response: { 200: MarkedOne, 404: ErrorRef }
       },
@@ -76,6 +83,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'notifications.delete',
       summary: 'Delete a notification',
+      description: HIDDEN,
       params: Params,
       response: { 200: Type.Object({ success: Type.Literal(true), message: Type.String() }, { description: 'Deleted' }), 404: ErrorRef }
     }
