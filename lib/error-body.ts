@@ -22,15 +22,25 @@ export const UNAVAILABLE: Mapped = {
 
 interface AjvIssue { instancePath?: string, message?: string, keyword?: string, params?: Record<string, unknown> }
 
+/** The key of an object that takes no other keys (Ajv's `additionalProperties` issue), cut short: it is the client's text. */
+function extraKey (issue: AjvIssue): string | undefined {
+  const key = issue.keyword === 'additionalProperties' ? issue.params?.additionalProperty : undefined
+  if (typeof key !== 'string') return undefined
+  return key.length > 100 ? `${key.slice(0, 100)}...` : key
+}
+
 function fieldName (issue: AjvIssue, context: string | undefined): string {
   const segments = (issue.instancePath ?? '').split('/').filter(Boolean)
   if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') segments.push(issue.params.missingProperty)
+  const extra = extraKey(issue)
+  if (extra != null) segments.push(extra)
   if (segments.length === 0) return context ?? 'body'
   return segments.map((s, i) => /^\d+$/.test(s) ? `[${s}]` : (i === 0 ? s : `.${s}`)).join('')
 }
 
 function problem (issue: AjvIssue): string {
   if (issue.keyword === 'required') return 'is required'
+  if (extraKey(issue) != null) return 'is not allowed'
   if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
     return `must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`
   }

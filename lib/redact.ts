@@ -63,11 +63,11 @@ export function redactLogFields<T> (fields: T, depth = 0, codeIsSecret = true): 
 }
 
 /**
- * An error as pino writes it (with its cause), without the objects libraries hang on errors: pg's DatabaseError
+ * An error as pino writes it (its causes' messages appended to its own), without the objects libraries hang on errors: pg's DatabaseError
  * carries its whole client, hundreds of lines with the connection settings. Plain values and objects stay.
  */
-export function errorForLog (err: Error): ReturnType<typeof stdSerializers.errWithCause> {
-  const serialized = stdSerializers.errWithCause(err)
+export function errorForLog (err: Error): ReturnType<typeof stdSerializers.err> {
+  const serialized = stdSerializers.err(err)
   for (const key of Object.keys(serialized)) {
     const value = serialized[key]
     if (value != null && typeof value === 'object' && !Array.isArray(value) && !isPlain(value) && key !== 'cause') delete serialized[key]

@@ -62,7 +62,10 @@ export const MfaSetupResponse = Type.Object({
   secret: Type.String({ description: 'Base32 TOTP secret, for manual entry' }),
   otpauthUrl: Type.String({ description: 'otpauth:// URI for a QR code' })
 }, { description: 'A pending secret: confirm it with mfa/enable' })
-export const MfaCodeBody = Type.Object({ code: TotpCode })
+/** Changing the second factor needs more than a session: the password too, checked and counted like a sign-in. */
+const CurrentPassword = Type.String({ minLength: 1, maxLength: 200, description: 'Your current password; a wrong one is 401 and counts against the lockout like a failed sign-in' })
+export const MfaSetupBody = Type.Object({ password: CurrentPassword })
+export const MfaEnableBody = Type.Object({ password: CurrentPassword, code: TotpCode })
 export const MfaEnableResponse = Type.Object({
   backupCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10, description: 'Single-use codes, shown only now' })
 }, { description: 'MFA is on' })

@@ -54,7 +54,7 @@ export const PlannedMeal = Type.Object({
   userId: Id,
   date: IsoDate,
   mealType: StringEnum(MEAL_TYPES),
-  recipeId: Nullable(Id),
+  recipeId: Nullable(Id, { description: 'The planned recipe; null when there is none or the caller may no longer see it' }),
   recipe: Nullable(ref(PlannedMealRecipe), {
     description: 'The recipe, if the caller may still see it (null when there is none or it is no longer visible to the caller)'
   }),

@@ -74,8 +74,9 @@ const Switch = (key: EmailPreferenceKey, description: string) =>
   Type.Boolean({ description: `${description} (default ${String(EMAIL_PREFERENCE_DEFAULTS[key])})` })
 
 /**
- * A fixed set of switches: what is not listed is dropped, never stored. `emailLikes` and `emailComments` are the
- * notification settings' switches of the same name (one stored value, two views).
+ * A fixed set of switches: a body with any other key is refused (decisions.md), nothing else is ever stored.
+ * `emailLikes` and `emailComments` are the notification settings' switches of the same name (one stored value, two
+ * views).
  */
 export const EmailPreferences = Type.Object({
   unsubscribedAll: Switch('unsubscribedAll', 'No notification email at all; set by the one-click unsubscribe'),
@@ -92,7 +93,9 @@ export const EmailPreferences = Type.Object({
 }, { $id: 'EmailPreferences', description: 'Email and push switches; every key is always present (defaults filled in)' })
 export type EmailPreferencesView = Static<typeof EmailPreferences>
 export const EmailPreferencesBody = Type.Partial(EmailPreferences, {
-  description: 'Any subset of the switches: each one given replaces the stored one, the others stay. Unknown keys are ignored.'
+  additionalProperties: false,
+  description: 'Any subset of the switches: each one given replaces the stored one, the others stay. Any other key, or a ' +
+    'value that is not a boolean, is 400 `Validation error` naming the key, and nothing of the body is stored.'
 })
 export type EmailPreferencesInput = Partial<EmailPreferencesView>
 

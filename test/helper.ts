@@ -61,6 +61,8 @@ export async function testConfig (env: Record<string, string | undefined> = {}):
     // Registrations hash in a millisecond; test/app/passwords.test.ts proves the production cost, which production
     // settings keep (NODE_ENV=production refuses less than 10).
     BCRYPT_COST: env.NODE_ENV === 'production' ? undefined : '4',
+    // Fixtures register tens of users at once; test/app/passwords.test.ts sets a small bound to prove the 503.
+    PASSWORD_QUEUE_MAX: '10000',
     SCHEDULED_JOBS: 'false',
     // Three test files share two cores, and fixtures insert tens of thousands of rows in one statement: the database
     // bounds are wider than production's here. test/app/database-faults.test.ts sets short ones to prove them.

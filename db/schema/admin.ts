@@ -17,6 +17,8 @@ export const adminUsers = pgTable('admin_users', {
   /** The last TOTP time step accepted (unix time / 30: an integer until the year 4010): a code is never accepted twice (the update that moves it is the check). */
   mfaLastStep: integer('mfa_last_step'),
   failedLoginAttempts: integer('failed_login_attempts').notNull().default(0),
+  /** When the failures happened, oldest first; the last `failedLoginAttempts` are the current series (repositories/lockout.ts). */
+  failedLoginTimes: timestamptz('failed_login_times').array().notNull().default(sql`'{}'`),
   lockedAt: timestamptz('locked_at'),
   lastLoginAt: timestamptz('last_login_at'),
   passwordChangedAt: timestamptz('password_changed_at'),

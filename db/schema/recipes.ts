@@ -25,6 +25,13 @@ export const recipes = pgTable('recipes', {
   visibility: text('visibility').$type<typeof VISIBILITIES[number]>().notNull().default('public'),
   published: boolean('published').notNull().default(true),
   moderationStatus: text('moderation_status').$type<typeof MODERATION_STATUSES[number]>().notNull().default('approved'),
+  /**
+   * The author is deactivated or banned: their recipes are hidden from everyone else (decisions.md). Kept by triggers
+   * (migration 0029): the users update that hides or restores the author sets it on all their recipes in its own
+   * statement, and a recipe inserted for a hidden author starts hidden. A column, not a join, so the listing stays one
+   * index walk.
+   */
+  authorHidden: boolean('author_hidden').notNull().default(false),
   /** The moderator's note on the last moderation decision (shown to admins only). */
   moderationNote: text('moderation_note'),
   moderatedAt: timestamptz('moderated_at'),

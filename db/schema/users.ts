@@ -27,6 +27,8 @@ export const users = pgTable('users', {
   /** Bumped on every password change or reset: tokens carry it (`ver`), so older ones stop working at once. */
   tokenVersion: integer('token_version').notNull().default(0),
   failedLoginAttempts: integer('failed_login_attempts').notNull().default(0),
+  /** When the failures happened, oldest first; the last `failedLoginAttempts` are the current series (repositories/lockout.ts). */
+  failedLoginTimes: timestamptz('failed_login_times').array().notNull().default(sql`'{}'`),
   lockedAt: timestamptz('locked_at'),
   bannedAt: timestamptz('banned_at'),
   banReason: text('ban_reason'),

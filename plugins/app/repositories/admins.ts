@@ -4,7 +4,7 @@ import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { adminSessions, adminUsers } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
-import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
+import { lockSecondsLeft, releaseLoginAttempt, reserveLoginAttempt } from './lockout.js'
 import type { Page } from './recipe-queries.js'
 
 declare module 'fastify' {
@@ -97,11 +97,9 @@ export const adminsRepository = {
   reserveLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
     await reserveLoginAttempt(db, 'admin_users', id, maxAttempts, lockSeconds),
 
-  /** Gives back a reserved attempt that was not a failure (right password, code still to come). */
-  async releaseLoginAttempt (db: Db, id: string): Promise<void> {
-    await db`update admin_users set failed_login_attempts = greatest(failed_login_attempts - 1, 0)
-      where id = ${id} and locked_at is null`
-  },
+  /** Gives back a reserved attempt that was not a failure (the right password), with the lock it may have set. */
+  releaseLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
+    await releaseLoginAttempt(db, 'admin_users', id, maxAttempts, lockSeconds),
 
   lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'admin_users', id, lockSeconds),
 

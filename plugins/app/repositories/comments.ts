@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import type { comments } from '../../../db/schema/index.js'
 import type { CommentView } from '../../../schemas/comments.js'
 import type { Db } from '../../external/db.js'
+import type { Fragment } from './sql.js'
 import type { Page } from './recipes.js'
 
 declare module 'fastify' {
@@ -22,6 +23,7 @@ type CommentRow = Pick<typeof comments.$inferSelect, 'id' | 'recipeId' | 'parent
   avatarUrl: string | null
   isAuthor: boolean
   recipeAuthorId: string
+  authorHidden: boolean
 }
 
 /** A comment with what the rules need: its thread, depth and the recipe's author. */
@@ -29,6 +31,8 @@ export interface CommentRecord extends CommentView {
   rootId: string
   depth: number
   recipeAuthorId: string
+  /** Its writer is deactivated or banned: shown to nobody else (decisions.md). */
+  authorHidden: boolean
 }
 
 export interface NewComment {
@@ -54,20 +58,32 @@ function record (row: CommentRow): CommentRecord {
     updatedAt: row.updatedAt.toISOString(),
     rootId: row.rootId,
     depth: row.depth,
-    recipeAuthorId: row.recipeAuthorId
+    recipeAuthorId: row.recipeAuthorId,
+    authorHidden: row.authorHidden
   }
 }
 
 /** The public shape (what the rules need stays inside). */
-export function commentView ({ rootId, depth, recipeAuthorId, ...view }: CommentRecord): CommentView {
+export function commentView ({ rootId, depth, recipeAuthorId, authorHidden, ...view }: CommentRecord): CommentView {
   return view
 }
 
 const select = (db: Db) => db`
   select c.id, c.recipe_id, c.parent_id, c.root_id, c.depth, c.content, c.created_at, c.updated_at,
     u.id as user_id, u.username, u.first_name, u.last_name, u.avatar_url,
-    (c.user_id = r.author_id) as is_author, r.author_id as recipe_author_id
+    (c.user_id = r.author_id) as is_author, r.author_id as recipe_author_id, not ${shownWriter(db)} as author_hidden
   from comments c join users u on u.id = c.user_id join recipes r on r.id = c.recipe_id`
+
+/**
+ * The writer (`users u`) is neither deactivated nor banned: lists leave the others' comments out, and with a hidden
+ * top-level comment its thread (replies to a hidden reply move up to their thread, as nest() does for any missing
+ * parent). The writer cannot sign in meanwhile; reactivation shows them again.
+ */
+const shownWriter = (db: Db) => db`(u.active and u.banned_at is null)`
+
+/** How many comments of `where` (over `comments c`) have a shown writer. */
+const countShown = async (db: Db, where: Fragment) => await db<Array<{ total: number }>>`
+  select count(*)::int as total from comments c join users u on u.id = c.user_id where ${where} and ${shownWriter(db)}`
 
 export const commentsRepository = {
   async find (db: Db, id: string): Promise<CommentRecord | null> {
@@ -105,9 +121,9 @@ export const commentsRepository = {
   /** A page of a recipe's top-level comments, oldest first. */
   async topLevel (db: Db, recipeId: string, pageNo: number, limit: number): Promise<Page<CommentRecord>> {
     const [rows, [{ total }]] = await Promise.all([
-      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId} and c.parent_id is null
+      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId} and c.parent_id is null and ${shownWriter(db)}
         order by c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from comments where recipe_id = ${recipeId} and parent_id is null`
+      countShown(db, db`c.recipe_id = ${recipeId} and c.parent_id is null`)
     ])
     return { items: rows.map(record), total }
   },
@@ -115,7 +131,7 @@ export const commentsRepository = {
   /** Every reply in the threads of these top-level comments, shallowest first, then oldest first. */
   async replies (db: Db, rootIds: string[]): Promise<CommentRecord[]> {
     if (rootIds.length === 0) return []
-    const rows = await db<CommentRow[]>`${select(db)} where c.root_id = any(${rootIds}::text[]) and c.parent_id is not null
+    const rows = await db<CommentRow[]>`${select(db)} where c.root_id = any(${rootIds}::text[]) and c.parent_id is not null and ${shownWriter(db)}
       order by c.depth, c.created_at, c.id`
     return rows.map(record)
   },
@@ -123,9 +139,9 @@ export const commentsRepository = {
   /** A page of all of a recipe's comments, replies included, oldest first (the older, unthreaded API). */
   async flat (db: Db, recipeId: string, pageNo: number, limit: number): Promise<Page<CommentRecord>> {
     const [rows, [{ total }]] = await Promise.all([
-      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId}
+      db<CommentRow[]>`${select(db)} where c.recipe_id = ${recipeId} and ${shownWriter(db)}
         order by c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from comments where recipe_id = ${recipeId}`
+      countShown(db, db`c.recipe_id = ${recipeId}`)
     ])
     return { items: rows.map(record), total }
   }

@@ -25,7 +25,7 @@ export type { Page, Slice } from './recipe-queries.js'
 
 /** Columns a create or update writes (besides ids, counters and timestamps). */
 export type RecipeFields = Omit<typeof recipes.$inferInsert,
-  'id' | 'authorId' | 'slug' | 'moderationStatus' | 'likeCount' | 'commentCount' | 'ratingCount' | 'ratingSum' | 'createdAt' | 'updatedAt'>
+  'id' | 'authorId' | 'authorHidden' | 'slug' | 'moderationStatus' | 'likeCount' | 'commentCount' | 'ratingCount' | 'ratingSum' | 'createdAt' | 'updatedAt'>
 
 /** How many of the newest recipes the feed looks through before it asks each followed author instead. */
 const FEED_WINDOW = 1000
@@ -346,7 +346,7 @@ export const recipesRepository = {
     // The window carries the columns the filters read, so its time order holds and the scan stops at the page.
     const recent = db`
       select r.id, r.created_at from (
-        select r.id, r.created_at, r.author_id, r.published, r.moderation_status, r.visibility from recipes r
+        select r.id, r.created_at, r.author_id, r.published, r.moderation_status, r.visibility, r.author_hidden from recipes r
         where ${after} order by r.created_at desc, r.id desc limit ${db.unsafe(String(FEED_WINDOW))}) r
       where exists (select 1 from follows f where f.follower_id = ${viewer} and f.following_id = r.author_id) and ${visible}
       order by r.created_at desc, r.id desc limit ${take}`

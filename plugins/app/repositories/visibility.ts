@@ -6,8 +6,12 @@ import type { Fragment } from './sql.js'
 
 const LISTED_STATUSES = LISTED_MODERATION.map(status => `'${status}'`).join(', ')
 
-/** Published, not hidden by moderation: what anyone but the author may see, given the right visibility. */
-const shown = (db: Db) => db.unsafe(`(r.published and r.moderation_status in (${LISTED_STATUSES}))`)
+/**
+ * Published, not hidden by moderation, its author neither deactivated nor banned (`author_hidden`, kept by triggers,
+ * migration 0029): what anyone but the author may see, given the right visibility. The extra condition leaves the
+ * partial listing indexes usable; it filters the few hidden rows they hold.
+ */
+const shown = (db: Db) => db.unsafe(`(r.published and r.moderation_status in (${LISTED_STATUSES}) and not r.author_hidden)`)
 
 /** What lists, search, tags, popular and aggregates show: shown and public. */
 export function listedRecipe (db: Db) {

@@ -69,6 +69,21 @@ export function createAdminAuthService (fastify: FastifyInstance) {
     throw accountLocked(await admins.lockSecondsLeft(db, adminId, LOCKOUT_SECONDS) ?? 1)
   }
 
+  /** The right password is no failure: its reservation, and a lock that reservation set, are given back. */
+  async function releaseAttempt (adminId: string): Promise<void> {
+    await admins.releaseLoginAttempt(db, adminId, LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS)
+  }
+
+  /**
+   * The current password on a signed-in route, checked like a sign-in (decisions.md, MFA): counted against the lockout,
+   * 423 while locked, 401 `Invalid credentials` when wrong. A session alone is not enough to change the second factor.
+   */
+  async function confirmPassword (row: AdminRow, password: string): Promise<void> {
+    await reserveAttempt(row.id)
+    if (!(await passwords.verify(password, row.password))) throw new InvalidCredentials()
+    await releaseAttempt(row.id)
+  }
+
   /** A TOTP code against a sealed secret; the accepted step is consumed at once (a replay gets false). */
   async function acceptTotp (admin: Pick<AdminRow, 'id' | 'mfaLastStep'>, sealed: string, code: string, consume = true): Promise<number | null> {
     const secret = box.open(sealed)
@@ -125,7 +140,7 @@ export function createAdminAuthService (fastify: FastifyInstance) {
       if (!(await passwords.verify(input.password, admin.password))) throw new InvalidCredentials()
       if (!admin.active) throw new AccountDeactivated()
       if (admin.mfaSecret != null && input.totpCode == null && input.backupCode == null) {
-        await admins.releaseLoginAttempt(db, admin.id)
+        await releaseAttempt(admin.id)
         return { mfaRequired: true }
       }
       if (!(await secondFactor(admin, input))) throw new InvalidMfaCode()
@@ -169,20 +184,25 @@ export function createAdminAuthService (fastify: FastifyInstance) {
       if (!(await admins.revokeSession(db, admin.id, sessionId))) throw new AdminSessionNotFound()
     },
 
-    /** A new TOTP secret, pending until `enableMfa` proves the authenticator has it. */
-    async setupMfa (admin: AdminPrincipal): Promise<{ secret: string, otpauthUrl: string }> {
+    /** A new TOTP secret, pending until `enableMfa` proves the authenticator has it. Needs the current password. */
+    async setupMfa (admin: AdminPrincipal, password: string): Promise<{ secret: string, otpauthUrl: string }> {
       const row = await credentials(admin.id)
       if (row.mfaSecret != null) throw new MfaAlreadyEnabled()
+      await confirmPassword(row, password)
       const secret = generateSecret()
       await admins.setPendingMfaSecret(db, admin.id, box.seal(secret))
       return { secret, otpauthUrl: generateURI({ issuer: TOTP_ISSUER, label: row.email, secret }) }
     },
 
-    /** Turns MFA on with the first code of the pending secret; the 10 backup codes are shown this once. */
-    async enableMfa (admin: AdminPrincipal, code: string): Promise<{ backupCodes: string[] }> {
+    /**
+     * Turns MFA on with the current password and the first code of the pending secret; the 10 backup codes are shown
+     * this once.
+     */
+    async enableMfa (admin: AdminPrincipal, password: string, code: string): Promise<{ backupCodes: string[] }> {
       const row = await credentials(admin.id)
       if (row.mfaSecret != null) throw new MfaAlreadyEnabled()
       if (row.mfaPendingSecret == null) throw new MfaSetupMissing()
+      await confirmPassword(row, password)
       const step = await acceptTotp({ id: row.id, mfaLastStep: null }, row.mfaPendingSecret, code, false)
       if (step == null) throw new InvalidMfaCode()
       const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode)

@@ -49,10 +49,11 @@ export function nest (roots: CommentRecord[], replies: CommentRecord[]): Threade
 export function createCommentService (fastify: FastifyInstance) {
   const { commentsRepository: comments, recipesRepository: recipes } = fastify
 
-  /** The comment if the caller can see its recipe; otherwise 404, as if it did not exist. */
+  /** The comment if the caller can see it and its recipe; otherwise 404, as if it did not exist. */
   async function visible (db: Db, id: string, userId: string | null): Promise<CommentRecord> {
     const comment = await comments.find(db, id)
-    if (comment == null || (await recipes.find(db, comment.recipeId, userId)) == null) throw new CommentNotFound()
+    if (comment == null || (comment.authorHidden && comment.user.id !== userId) ||
+      (await recipes.find(db, comment.recipeId, userId)) == null) throw new CommentNotFound()
     return comment
   }
 
@@ -63,7 +64,7 @@ export function createCommentService (fastify: FastifyInstance) {
       await recipes.lock(tx, recipeId)
       const recipe = await fastify.recipeService.get(recipeId, user.id, tx)
       const parent = parentId == null ? null : await comments.find(tx, parentId)
-      if (parentId != null && parent == null) throw new CommentNotFound()
+      if (parentId != null && (parent == null || (parent.authorHidden && parent.user.id !== user.id))) throw new CommentNotFound()
       if (parent != null && parent.recipeId !== recipe.id) {
         // Only a parent the user could see anyway is named as being elsewhere.
         if ((await recipes.find(tx, parent.recipeId, user.id)) == null) throw new CommentNotFound()

@@ -9,8 +9,7 @@ import { MealCalendarFull, MealPlanFull, PlannedMealNotFound, validationError } 
 import { MEAL_PLAN_LIMITS, type PlannedMealChanges, type PlannedMealFilters, type PlannedMealInput, type PlannedMealView } from '../../../schemas/meal-plans.js'
 import type { Db } from '../../external/db.js'
 import type { MealPlanAccessRow } from '../repositories/meal-plans.js'
-import type { DateRange, PlannedMealTarget } from '../repositories/planned-meals.js'
-import type { Page } from '../repositories/recipes.js'
+import type { DateRange, MealPage, PlannedMealTarget } from '../repositories/planned-meals.js'
 import { dateOf, dayOf } from './meal-plans.js'
 
 declare module 'fastify' {
@@ -78,7 +77,7 @@ export function createPlannedMealService (fastify: FastifyInstance) {
     get,
 
     /** A page of meals: of one plan the user may see (404 otherwise), or their calendar and every plan they see. */
-    async list (userId: string, filters: PlannedMealFilters, page: number, limit: number): Promise<Page<PlannedMealView>> {
+    async list (userId: string, filters: PlannedMealFilters, page: number, limit: number): Promise<MealPage> {
       const range = rangeOf(filters)
       if (filters.mealPlanId != null) await planService.access(fastify.db, filters.mealPlanId, userId)
       return await meals.list(fastify.db, userId, { mealPlanId: filters.mealPlanId, range }, page, limit)

@@ -1,5 +1,5 @@
-// Collections: CRUD, a paged list of summaries, the recipes of one collection paged apart, items (add, remove,
-// reorder). Another user's collection is readable only when public and never changeable (404).
+// Collections: CRUD, a paged list of collections with their first items, all items of one collection paged apart,
+// items (add, remove, reorder). Another user's collection is readable only when public and never changeable (404).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentUser } from '../../../plugins/app/auth.js'
@@ -9,8 +9,10 @@ import { ErrorRef, Id, pagination, Pagination, PaginationQuery, RecipeParams, re
 const Params = Type.Object({ collectionId: Id })
 const One = (description: string) => Type.Object({ collection: ref(Collection) }, { description })
 const WithItem = (description: string) => Type.Object({ collection: ref(Collection), item: ref(CollectionItem) }, { description })
-const SUMMARY = `Collections carry itemCount and a preview of their first ${COLLECTION_LIMITS.preview} recipes; ` +
-  'the recipes themselves are paged at GET /api/collections/{collectionId}/recipes.'
+const SUMMARY = `Each collection carries its items in collection order (the first ${COLLECTION_LIMITS.embeddedItems}, ` +
+  'each with the recipe\'s id, title, slug, image and author) and itemCount; itemsTruncated says there are more, ' +
+  'all of them paged at GET /api/collections/{collectionId}/recipes. Only recipes you can see are listed and counted. ' +
+  '`preview` (the first four, id, title and image) is kept for older clients.'
 
 const collections: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.collectionService
@@ -18,7 +20,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
   fastify.get('/', {
     schema: {
       operationId: 'collections.list',
-      summary: 'A page of your collections, Saved Recipes first',
+      summary: 'A page of your collections with their items, Saved Recipes first',
       description: SUMMARY,
       querystring: PaginationQuery,
       response: { 200: Type.Object({ collections: Type.Array(ref(Collection)), pagination: ref(Pagination) }, { description: 'A page of collections' }) }
@@ -125,7 +127,7 @@ const collections: FastifyPluginAsyncTypebox = async fastify => {
       description: 'The listed recipes come first, in the given order; the others follow in their current order.',
       params: Params,
       body: Type.Object({ recipeIds: Type.Array(Id, { maxItems: COLLECTION_LIMITS.reorder, uniqueItems: true }) }),
-      response: { 200: One('The collection; page its recipes to see the new order'), 404: ErrorRef }
+      response: { 200: One('The collection, its items in the new order'), 404: ErrorRef }
     }
   }, async request => ({ collection: await service.reorder(currentUser(request).id, request.params.collectionId, request.body.recipeIds) }))
 }

@@ -23,7 +23,9 @@ const plannedMeals: FastifyPluginAsyncTypebox = async fastify => {
       summary: 'A page of planned meals by date and meal type',
       description: 'With mealPlanId: the meals of that plan (404 if you cannot see it). Without: your calendar entries and the ' +
         'meals of every plan you can see. from and to (YYYY-MM-DD, inclusive) bound the dates: at most ' +
-        `${L.rangeDays} days apart; one alone covers ${L.rangeDays} days from (or up to) it; neither: every date.`,
+        `${L.rangeDays} days apart; one alone covers ${L.rangeDays} days from (or up to) it; neither: every date. ` +
+        'Meals of one date come by meal type, then in the order they were planned, so pages never overlap. Without ' +
+        'mealPlanId, `total` is counted up to 10,000 (`totalExact: false` beyond); `hasNext` is always exact.',
       querystring: PlannedMealListQuery,
       response: {
         200: Type.Object({ plannedMeals: Type.Array(ref(PlannedMeal)), pagination: ref(Pagination) }, { description: 'A page of planned meals' }),
@@ -32,8 +34,8 @@ const plannedMeals: FastifyPluginAsyncTypebox = async fastify => {
     }
   }, async request => {
     const { page, limit, ...filters } = request.query
-    const { items, total } = await service.list(currentUser(request).id, filters, page, limit)
-    return { plannedMeals: items, pagination: pagination(page, limit, total) }
+    const { items, total, hasNext, totalExact } = await service.list(currentUser(request).id, filters, page, limit)
+    return { plannedMeals: items, pagination: pagination(page, limit, total, { hasNext, totalExact }) }
   })
 
   fastify.post('/', {

@@ -1,6 +1,8 @@
-// The caller's email preferences (fixed switches, merged key by key) and notification settings (digest schedule).
+// The caller's email preferences (fixed switches, merged key by key; any other key is refused) and notification
+// settings (digest schedule).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { closedBodyValidator } from '../../../lib/closed-body-validator.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { ref } from '../../../schemas/common.js'
 import { EmailPreferences, EmailPreferencesBody, NotificationSettings, NotificationSettingsBody } from '../../../schemas/users.js'
@@ -21,10 +23,14 @@ const preferences: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'users.updateEmailPreferences',
       summary: 'Change some of your email and push preferences',
-      description: 'Each switch given replaces the stored one; the others stay. Keys that are not switches are ignored.',
+      description: 'Each switch given replaces the stored one; the others stay. A key that is not a switch, or a value ' +
+        'that is not a boolean, is 400 `Validation error` naming the key (`someKey: is not allowed`), and nothing of ' +
+        'that body is stored.',
       body: EmailPreferencesBody,
       response: { 200: PreferencesResponse }
-    }
+    },
+    // Unknown keys are an error here, not dropped as in other bodies (decisions.md, Email preferences).
+    validatorCompiler: closedBodyValidator
   }, async request => ({ preferences: await users.updateEmailPreferences(currentUser(request).id, request.body) }))
 
   fastify.get('/notification-settings', {

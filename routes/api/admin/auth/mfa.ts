@@ -1,7 +1,7 @@
 // TOTP multi-factor authentication for the signed-in admin: set up, enable (backup codes), disable.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { currentAdmin } from '../../../../plugins/app/admin-auth.js'
-import { MfaCodeBody, MfaDisableBody, MfaEnableResponse, MfaSetupResponse } from '../../../../schemas/admin.js'
+import { MfaDisableBody, MfaEnableBody, MfaEnableResponse, MfaSetupBody, MfaSetupResponse } from '../../../../schemas/admin.js'
 import { described, ErrorRef, Message } from '../../../../schemas/common.js'
 
 /** Code guesses on these routes, per admin: the login route has the auth limiter and the account lockout. */
@@ -16,23 +16,26 @@ const mfa: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'admin.auth.mfaSetup',
       summary: 'Start MFA set-up: a new TOTP secret',
-      description: 'The secret stays pending (and MFA off) until mfa/enable receives a code made with it.',
-      response: { 200: MfaSetupResponse, 409: ErrorRef }
+      description: 'Needs the current password (a wrong one is 401 `Invalid credentials` and counts against the lockout; ' +
+        '423 while locked). The secret stays pending (and MFA off) until mfa/enable receives a code made with it.',
+      body: MfaSetupBody,
+      response: { 200: MfaSetupResponse, 401: ErrorRef, 409: ErrorRef, 423: ErrorRef }
     }
-  }, async request => await service.setupMfa(currentAdmin(request)))
+  }, async request => await service.setupMfa(currentAdmin(request), request.body.password))
 
   fastify.post('/mfa/enable', {
     schema: {
       operationId: 'admin.auth.mfaEnable',
       summary: 'Turn MFA on with a code from the authenticator',
-      description: `Answers the 10 backup codes once. ${MFA_ATTEMPTS} attempts per 15 minutes.`,
-      body: MfaCodeBody,
-      response: { 200: MfaEnableResponse, 401: ErrorRef, 409: ErrorRef, 429: ErrorRef }
+      description: 'Needs the current password, checked as on mfa/setup, and a code of the pending secret. Answers the 10 ' +
+        `backup codes once. ${MFA_ATTEMPTS} attempts per 15 minutes.`,
+      body: MfaEnableBody,
+      response: { 200: MfaEnableResponse, 401: ErrorRef, 409: ErrorRef, 423: ErrorRef, 429: ErrorRef }
     }
   }, async request => {
     const admin = currentAdmin(request)
     await limitGuesses(admin.id)
-    return await service.enableMfa(admin, request.body.code)
+    return await service.enableMfa(admin, request.body.password, request.body.code)
   })
 
   fastify.post('/mfa/disable', {

@@ -8,19 +8,19 @@ import { described, ErrorRef, Message } from '../../../../schemas/common.js'
 
 const session: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.adminAuthService
-  const { check, record } = fastify.rateLimits.authFailures
+  const { reserve, settle } = fastify.rateLimits.authFailures
 
   fastify.post('/login', {
     // The only admin route without an admin token. Failed attempts count against the auth limit (15 / 15 min).
     config: { adminPublic: true },
-    onRequest: check,
-    onResponse: record,
+    onRequest: reserve,
+    onSend: settle,
     schema: {
       operationId: 'admin.auth.login',
       summary: 'Sign in as an admin',
       description: 'identifier is the email (any case) or the username (exact case). With MFA on, the right password ' +
         'alone answers `{ mfaRequired: true }`; send it again with `totpCode` (each code works once) or a `backupCode` ' +
-        '(single use). Wrong password or code: 401, counted against the account (5 lock it for 15 minutes: 423) and ' +
+        '(single use). Wrong password or code: 401, counted against the account (5 within 15 minutes lock it for 15 minutes: 423) and ' +
         'against the auth rate limit.',
       body: AdminLoginBody,
       response: { 200: described('Signed in, or the second factor is needed', AdminLoginResponse), 401: ErrorRef, 403: ErrorRef, 423: ErrorRef }

@@ -79,9 +79,9 @@ t.test('every admin request is audited once answered, secrets redacted, sign-in 
 
   await app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { identifier: admin.username, password: 'Wr0ng-secret-value' } })
   await app.inject({ method: 'GET', url: '/api/admin/test', headers: { authorization: 'Bearer not.a.token' } })
-  const { secret } = json(await app.inject({ method: 'POST', url: '/api/admin/auth/mfa/setup', headers }))
+  const { secret } = json(await app.inject({ method: 'POST', url: '/api/admin/auth/mfa/setup', headers, payload: { password: admin.password } }))
   const code = await generate({ secret })
-  await app.inject({ method: 'POST', url: '/api/admin/auth/mfa/enable', headers, payload: { code } })
+  await app.inject({ method: 'POST', url: '/api/admin/auth/mfa/enable', headers, payload: { password: admin.password, code } })
   await app.inject({ method: 'POST', url: '/api/admin/admins', headers, payload: { email: 'audited@example.com', username: 'audited', password: 'Another-secret-value' } })
   await app.inject({ method: 'POST', url: '/api/admin/auth/change-password', headers, payload: { currentPassword: admin.password, newPassword: 'Brand-new-secret-value' } })
 
@@ -97,7 +97,7 @@ t.test('every admin request is audited once answered, secrets redacted, sign-in 
   const success = byAction('admin.auth.login').find(e => e.status === 200)
   t.equal(success?.adminId, admin.id, 'a successful sign-in names the admin')
   t.match(byAction('admin.test')[0], { adminId: null, status: 401 }, 'a refused token is recorded too')
-  t.match(byAction('admin.auth.mfaEnable')[0], { adminId: admin.id, status: 200, body: { code: '[redacted]' }, userAgent, ip: '127.0.0.1' })
+  t.match(byAction('admin.auth.mfaEnable')[0], { adminId: admin.id, status: 200, body: { password: '[redacted]', code: '[redacted]' }, userAgent, ip: '127.0.0.1' })
   t.match(byAction('admin.admins.create')[0], { status: 201, body: { email: 'audited@example.com', username: 'audited', password: '[redacted]' } })
   t.match(byAction('admin.auth.changePassword')[0], { status: 200, body: { currentPassword: '[redacted]', newPassword: '[redacted]' } })
 

@@ -53,6 +53,33 @@ t.test('five wrong passwords lock the admin for 15 minutes, even against the rig
   t.same(row, { failedLoginAttempts: 0, lockedAt: null }, 'a successful sign-in resets the count')
 })
 
+t.test('only failures within the lock period count: older ones age out one by one', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const wrong = async () => (await login(app, { identifier: admin.username, password: 'wrong password!' })).statusCode
+  // Moves the `count` oldest failures of the series `minutes` into the past (no API moves the clock).
+  const age = async (count: number, minutes: number) => await app.db`
+    update admin_users set failed_login_times = array(
+      select case when f.n <= ${count} then f.at - make_interval(mins => ${minutes}) else f.at end
+      from unnest(failed_login_times) with ordinality as f(at, n) order by f.n)
+    where id = ${admin.id}`
+
+  for (let i = 0; i < 4; i++) t.equal(await wrong(), 401)
+  await age(4, 14)
+  t.equal(await wrong(), 401)
+  t.equal(await wrong(), 423, 'failures 14 minutes old still count: five lock the account')
+
+  await app.db`update admin_users set locked_at = now() - interval '16 minutes' where id = ${admin.id}`
+  for (let i = 0; i < 4; i++) t.equal(await wrong(), 401, 'a new series after the lock')
+  await age(2, 16)
+  t.equal(await wrong(), 401, 'two of four are older than 15 minutes: this is the third that counts')
+  t.equal(await wrong(), 401, 'the fourth')
+  const [row] = await app.db`select failed_login_attempts, locked_at from admin_users where id = ${admin.id}`
+  t.same(row, { failedLoginAttempts: 4, lockedAt: null }, 'four recent failures: not locked')
+  t.equal(await wrong(), 401, 'the fifth recent failure')
+  t.equal((await login(app, { identifier: admin.username, password: admin.password })).statusCode, 423, 'locks the account')
+})
+
 t.test('concurrent wrong passwords: at most five are compared and the account ends locked', async t => {
   const app = await build(t)
   const admin = await createAdmin(app)

@@ -15,7 +15,7 @@ const TABLES = ['users', 'recipes', 'tags', 'recipe_tags', 'comments', 'likes', 
 const USER_COLUMNS = ['id', 'email', 'username', 'username_key', 'first_name', 'last_name', 'bio', 'location', 'avatar_url', 'active',
   'verified', 'email_verified_at', 'oauth_provider', 'password_changed_at', 'locked_at', 'banned_at', 'ban_reason', 'last_login_at',
   'email_preferences', 'do_not_sell_at', 'plan_id', 'follower_count', 'following_count', 'created_at', 'updated_at']
-const SECRET_COLUMNS = ['password', 'reset_token', 'reset_token_expiry', 'token_version', 'failed_login_attempts', 'oauth_id']
+const SECRET_COLUMNS = ['password', 'reset_token', 'reset_token_expiry', 'token_version', 'failed_login_attempts', 'failed_login_times', 'oauth_id']
 
 const backupsDir = (app: FastifyInstance) => path.join(app.config.dataDir, 'backups')
 
@@ -115,7 +115,7 @@ t.test('a backup holds the eight tables from one snapshot, and no secret', async
     t.notOk(text.includes(row.password), 'not a user\'s stored password hash')
     if (row.resetToken != null) t.notOk(text.includes(row.resetToken), 'not a stored reset token')
   }
-  t.notMatch(text, /"(password|reset_token|reset_token_expiry|token_version|failed_login_attempts|oauth_id)"/, 'no secret column')
+  t.notMatch(text, /"(password|reset_token|reset_token_expiry|token_version|failed_login_attempts|failed_login_times|oauth_id)"/, 'no secret column')
   t.same((await filesIn(app)).filter(name => name.startsWith('.')), [], 'no temporary file left')
 })
 

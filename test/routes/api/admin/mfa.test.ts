@@ -1,8 +1,9 @@
-// TOTP MFA for admins: set-up and enabling, the two-step sign-in, a code accepted once (sequential and concurrent),
-// backup codes single use, disabling, wrong codes against the lockout and the guess limit, the secret sealed at rest.
+// TOTP MFA for admins: set-up and enabling (with the current password, counted like a sign-in), the two-step sign-in
+// (also right after four failures), a code accepted once (sequential and concurrent), backup codes single use,
+// disabling, wrong codes against the lockout (also forty at once) and the guess limit, the secret sealed at rest.
 import { generate } from 'otplib'
 import t from 'tap'
-import { adminBearer, build, createAdmin, json, type TestAdmin } from '../../../helper.js'
+import { adminBearer, build, createAdmin, expectValidationError, json, type TestAdmin } from '../../../helper.js'
 
 type App = Awaited<ReturnType<typeof build>>
 
@@ -21,8 +22,8 @@ async function codeAfterLastStep (app: App, admin: { id: string }, secret: strin
 /** An admin with MFA on: the secret and the backup codes. */
 async function withMfa (app: App): Promise<{ admin: TestAdmin, secret: string, backupCodes: string[] }> {
   const admin = await createAdmin(app)
-  const setup = json(await post(app, admin, 'mfa/setup'))
-  const enabled = await post(app, admin, 'mfa/enable', { code: await generate({ secret: setup.secret }) })
+  const setup = json(await post(app, admin, 'mfa/setup', { password: admin.password }))
+  const enabled = await post(app, admin, 'mfa/enable', { password: admin.password, code: await generate({ secret: setup.secret }) })
   if (enabled.statusCode !== 200) throw new Error(`enable failed: ${enabled.body}`)
   return { admin, secret: setup.secret, backupCodes: json(enabled).backupCodes }
 }
@@ -30,7 +31,7 @@ async function withMfa (app: App): Promise<{ admin: TestAdmin, secret: string, b
 t.test('set-up gives a pending secret; a wrong code does not enable it; the right one answers 10 backup codes once', async t => {
   const app = await build(t)
   const admin = await createAdmin(app)
-  const setup = await post(app, admin, 'mfa/setup')
+  const setup = await post(app, admin, 'mfa/setup', { password: admin.password })
   t.equal(setup.statusCode, 200)
   const { secret, otpauthUrl } = json(setup)
   t.match(secret, /^[A-Z2-7]{16,}$/)
@@ -39,11 +40,12 @@ t.test('set-up gives a pending secret; a wrong code does not enable it; the righ
   t.equal(uri.searchParams.get('secret'), secret)
   t.equal(uri.searchParams.get('issuer'), 'Recipe Platform Admin')
 
-  t.equal((await post(app, admin, 'mfa/enable', { code: await generate({ secret }) === '000000' ? '111111' : '000000' })).statusCode, 401)
+  const { password } = admin
+  t.equal((await post(app, admin, 'mfa/enable', { password, code: await generate({ secret }) === '000000' ? '111111' : '000000' })).statusCode, 401)
   t.equal(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })).mfaEnabled, false, 'still off')
-  t.equal((await post(app, admin, 'mfa/enable', { code: '12345' })).statusCode, 400, 'a code is six digits')
+  t.equal((await post(app, admin, 'mfa/enable', { password, code: '12345' })).statusCode, 400, 'a code is six digits')
 
-  const enabled = await post(app, admin, 'mfa/enable', { code: await generate({ secret }) })
+  const enabled = await post(app, admin, 'mfa/enable', { password, code: await generate({ secret }) })
   t.equal(enabled.statusCode, 200)
   const { backupCodes } = json(enabled)
   t.equal(backupCodes.length, 10)
@@ -51,8 +53,8 @@ t.test('set-up gives a pending secret; a wrong code does not enable it; the righ
   for (const code of backupCodes) t.match(code, /^[a-z2-9]{5}-[a-z2-9]{5}$/)
   t.match(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })), { mfaEnabled: true, backupCodesLeft: 10 })
 
-  t.equal((await post(app, admin, 'mfa/setup')).statusCode, 409, 'set-up again while enabled: 409')
-  t.equal((await post(app, admin, 'mfa/enable', { code: await generate({ secret }) })).statusCode, 409)
+  t.equal((await post(app, admin, 'mfa/setup', { password })).statusCode, 409, 'set-up again while enabled: 409')
+  t.equal((await post(app, admin, 'mfa/enable', { password, code: await generate({ secret }) })).statusCode, 409)
 
   const [row] = await app.db`select mfa_secret, mfa_pending_secret from admin_users where id = ${admin.id}`
   t.equal(row.mfaPendingSecret, null)
@@ -66,7 +68,7 @@ t.test('set-up gives a pending secret; a wrong code does not enable it; the righ
 t.test('enabling needs set-up first', async t => {
   const app = await build(t)
   const admin = await createAdmin(app)
-  const res = await post(app, admin, 'mfa/enable', { code: '123456' })
+  const res = await post(app, admin, 'mfa/enable', { password: admin.password, code: '123456' })
   t.equal(res.statusCode, 409)
   t.equal(json(res).error, 'Start with POST /api/admin/auth/mfa/setup')
 })
@@ -158,11 +160,91 @@ t.test('disabling with a TOTP code', async t => {
 t.test('code guesses on mfa/enable are limited per admin (10 per 15 minutes)', async t => {
   const app = await build(t)
   const admin = await createAdmin(app)
-  const { secret } = json(await post(app, admin, 'mfa/setup'))
+  const { password } = admin
+  const { secret } = json(await post(app, admin, 'mfa/setup', { password }))
   const right = await generate({ secret })
   const wrong = right === '000000' ? '000001' : '000000'
-  for (let i = 0; i < 10; i++) t.equal((await post(app, admin, 'mfa/enable', { code: wrong })).statusCode, 401)
-  const limited = await post(app, admin, 'mfa/enable', { code: right })
+  for (let i = 0; i < 10; i++) t.equal((await post(app, admin, 'mfa/enable', { password, code: wrong })).statusCode, 401)
+  const limited = await post(app, admin, 'mfa/enable', { password, code: right })
   t.equal(limited.statusCode, 429)
   t.equal(json(limited).limit, 'router')
+})
+
+t.test('four wrong passwords, then the two-step sign-in with the right password and a valid code: signed in', async t => {
+  // The password-only step makes the fifth reservation, which sets the lock; giving that reservation back must lift it.
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  for (let i = 0; i < 4; i++) t.equal((await login(app, { identifier: admin.username, password: `wrong-${i}` })).statusCode, 401)
+  const step1 = await login(app, { identifier: admin.username, password: admin.password })
+  t.same([step1.statusCode, json(step1)], [200, { mfaRequired: true }])
+  const [row] = await app.db`select failed_login_attempts, locked_at from admin_users where id = ${admin.id}`
+  t.same(row, { failedLoginAttempts: 4, lockedAt: null }, 'the right password took back its attempt and its lock')
+  const step2 = await login(app, { identifier: admin.username, password: admin.password, totpCode: await codeAfterLastStep(app, admin, secret) })
+  t.equal(step2.statusCode, 200, 'the right password with a valid code signs in')
+  t.type(json(step2).token, 'string')
+})
+
+t.test('four wrong passwords, the password-only step, then a fifth wrong one: locked as before', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  for (let i = 0; i < 4; i++) t.equal((await login(app, { identifier: admin.username, password: `wrong-${i}` })).statusCode, 401)
+  t.same(json(await login(app, { identifier: admin.username, password: admin.password })), { mfaRequired: true })
+  t.equal((await login(app, { identifier: admin.username, password: 'wrong-5' })).statusCode, 401, 'the fifth failure')
+  const locked = await login(app, { identifier: admin.username, password: admin.password, totpCode: await codeAfterLastStep(app, admin, secret) })
+  t.equal(locked.statusCode, 423)
+  t.equal(json(locked).error, 'Account temporarily locked')
+})
+
+t.test('forty simultaneous wrong codes: five are evaluated and the account ends locked', async t => {
+  const app = await build(t)
+  const { admin, secret } = await withMfa(app)
+  const right = await codeAfterLastStep(app, admin, secret)
+  const wrong = right === '000000' ? '000001' : '000000'
+  const answers = await Promise.all(Array.from({ length: 40 }, async () =>
+    (await login(app, { identifier: admin.username, password: admin.password, totpCode: wrong })).statusCode))
+  t.equal(answers.filter(s => s === 401).length, 5, `five codes were checked: ${answers.join(' ')}`)
+  t.equal(answers.filter(s => s === 423).length, 35, 'the rest were refused without checking')
+  t.equal((await login(app, { identifier: admin.username, password: admin.password, totpCode: right })).statusCode, 423)
+})
+
+t.test('set-up and enabling need the current password: missing is 400, wrong is 401 and counts like a failed sign-in', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const stolenSession = { token: admin.token }
+  expectValidationError(t, await post(app, stolenSession, 'mfa/setup'), 'body')
+  expectValidationError(t, await post(app, stolenSession, 'mfa/setup', {}), 'password')
+  const wrongSetup = await post(app, stolenSession, 'mfa/setup', { password: 'not the password' })
+  t.equal(wrongSetup.statusCode, 401)
+  t.same(json(wrongSetup), { error: 'Invalid credentials' }, 'as a sign-in answers a wrong password')
+  const [pending] = await app.db`select mfa_pending_secret from admin_users where id = ${admin.id}`
+  t.equal(pending.mfaPendingSecret, null, 'no secret was made')
+
+  const { secret } = json(await post(app, admin, 'mfa/setup', { password: admin.password }))
+  const code = await generate({ secret })
+  expectValidationError(t, await post(app, stolenSession, 'mfa/enable', { code }), 'password')
+  const wrongEnable = await post(app, stolenSession, 'mfa/enable', { password: 'not the password', code })
+  t.equal(wrongEnable.statusCode, 401)
+  t.same(json(wrongEnable), { error: 'Invalid credentials' })
+  t.equal(json(await app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: adminBearer(admin) })).mfaEnabled, false, 'still off')
+
+  const [row] = await app.db`select failed_login_attempts from admin_users where id = ${admin.id}`
+  t.equal(row.failedLoginAttempts, 2, 'both wrong passwords counted; the right one did not')
+  for (let i = 0; i < 3; i++) t.equal((await post(app, stolenSession, 'mfa/setup', { password: `guess-${i}` })).statusCode, 401)
+  const locked = await post(app, stolenSession, 'mfa/enable', { password: admin.password, code })
+  t.equal(locked.statusCode, 423, 'five wrong passwords lock the account: even the right one is refused')
+  t.equal(json(locked).error, 'Account temporarily locked')
+  t.equal((await login(app, { identifier: admin.username, password: admin.password })).statusCode, 423, 'and so is sign-in')
+})
+
+t.test('with the current password, set-up and enabling work and leave no failure counted', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  for (let i = 0; i < 4; i++) t.equal((await login(app, { identifier: admin.username, password: `wrong-${i}` })).statusCode, 401)
+  const setup = await post(app, admin, 'mfa/setup', { password: admin.password })
+  t.equal(setup.statusCode, 200, 'the fifth reservation is the right password: not refused')
+  const enabled = await post(app, admin, 'mfa/enable', { password: admin.password, code: await generate({ secret: json(setup).secret }) })
+  t.equal(enabled.statusCode, 200)
+  t.equal(json(enabled).backupCodes.length, 10)
+  const [row] = await app.db`select failed_login_attempts, locked_at from admin_users where id = ${admin.id}`
+  t.same(row, { failedLoginAttempts: 4, lockedAt: null }, 'the earlier failures stay; the right passwords added none')
 })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { NOTIFICATION_SETTINGS_DEFAULTS } from '../../../../db/schema/index.js'
+import { MAX_REPORTED_PROBLEMS } from '../../../../lib/closed-body-validator.js'
 import { bearer, build, expectValidationError, json, registerUser } from '../../../helper.js'
 
 const PREFERENCE_DEFAULTS = {
@@ -30,23 +31,37 @@ t.test('email preferences: known switches only, merged key by key', async t => {
   t.same(await get(), PREFERENCE_DEFAULTS, 'every switch, with its default')
   t.equal((await app.inject({ url: '/api/users/email-preferences' })).statusCode, 401)
 
-  const first = await post({ newsletter: true, pushLikes: false, marketing: false, push: { likes: true } })
+  // decisions.md, Email preferences: an unknown key is 400 naming it, and nothing of that body is stored.
+  const unknown = await post({ newsletter: true, pushLikes: false, marketing: false, push: { likes: true } })
+  t.equal(unknown.statusCode, 400)
+  t.same(json(unknown), { error: 'Validation error', details: ['marketing: is not allowed', 'push: is not allowed'] }, 'each unknown key named')
+  t.same(await get(), PREFERENCE_DEFAULTS, 'not even the known switches of that body are stored')
+  t.same((await stored()).emailPreferences, {}, 'the column is untouched')
+  t.same(json(await post({ someKey: true })), { error: 'Validation error', details: ['someKey: is not allowed'] })
+
+  const first = await post({ newsletter: true, pushLikes: false })
   t.equal(first.statusCode, 200)
-  t.same(json(first).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, pushLikes: false }, 'unknown keys ignored')
+  t.same(json(first).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, pushLikes: false })
   const merged = await post({ pushLikes: true, emailFollows: false })
-  t.same(json(merged).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, emailFollows: false }, 'each given switch replaces the stored one; the others stay')
+  t.same(json(merged).preferences, { ...PREFERENCE_DEFAULTS, newsletter: true, emailFollows: false }, 'each given switch replaces the stored one; the others stay (the first POST survives the second)')
   t.same(await get(), json(merged).preferences)
   t.same(Object.keys((await stored()).emailPreferences).sort(), ['emailFollows', 'newsletter'], 'only known email switches are stored (push switches are push preferences)')
 
   expectValidationError(t, await post({ newsletter: 'yes' }), 'newsletter')
   expectValidationError(t, await post({ pushFollows: { deep: true } }), 'pushFollows')
+  const mistyped = await post({ newsletter: false, emailFollows: 'no', pushLikes: false, extra: 1 })
+  t.same(json(mistyped), { error: 'Validation error', details: ['extra: is not allowed', 'emailFollows: must be boolean'] }, 'unknown keys and wrong types together')
+  t.same(await get(), json(merged).preferences, 'a refused body changes nothing, its valid switches included')
 
-  // Most of a megabyte of arbitrary keys (under the body limit) changes nothing and stores nothing.
+  // Most of a megabyte of arbitrary keys (under the body limit): one short answer, nothing stored.
   const junk = Object.fromEntries(Array.from({ length: 15_000 }, (_, i) => [`key${i}`, 'x'.repeat(40)]))
   const big = await post(junk)
-  t.equal(big.statusCode, 200)
-  t.same(json(big).preferences, json(merged).preferences)
+  t.equal(big.statusCode, 400)
+  t.same(json(big).details, Array.from({ length: MAX_REPORTED_PROBLEMS }, (_, i) => `key${i}: is not allowed`), `the first ${MAX_REPORTED_PROBLEMS} keys named, no more`)
+  t.same(await get(), json(merged).preferences)
   t.ok((await stored()).size < 500, `the row stays small (${(await stored()).size} bytes)`)
+  const longKey = 'k'.repeat(5000)
+  t.same(json(await post({ [longKey]: true })).details, [`${'k'.repeat(100)}...: is not allowed`], 'a long key is named cut short')
 
   // A row written before the fix, with junk and wrong types: read as the known booleans, cleaned on the next write.
   await app.db`update users set email_preferences = ${app.db.json({ newsletter: 'yes', productUpdates: true, marketing: false, blob: 'x'.repeat(1000) })} where id = ${bob.id}`
