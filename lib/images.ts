@@ -1,24 +1,29 @@
 // Image checks and re-encoding (sharp). What is stored is never the bytes a client sent: every image is decoded
 // and written anew as WebP, which drops metadata (EXIF, GPS) and anything riding along in the file.
-import { createHash } from 'node:crypto'
 import { fileTypeFromBuffer } from 'file-type'
 import type { Sharp, SharpOptions } from 'sharp'
 import { HttpError, invalidImage, unsupportedImage, validationError } from './errors.js'
+import { scanBuffer, type ImageScan } from './image-scan.js'
 
 let loaded: Promise<typeof import('sharp')> | null = null
 
 /**
- * sharp, loaded with the first image (libvips adds about 20 MB to an instance that never sees one). A server decodes
- * each image once: libvips' operation cache would only hold memory, and one thread per image (the media service runs
- * two at a time) keeps the event loop's core free on small machines.
+ * Loads sharp (libvips). Loading is synchronous native work (tens of milliseconds of the event loop): a server that
+ * takes images calls this while it starts, so no request waits for it. A server decodes each image once: libvips'
+ * operation cache would only hold memory, and one thread per image (the media service runs two at a time) keeps
+ * the event loop's core free on small machines.
  */
-export async function sharp (input: Buffer, options: SharpOptions): Promise<Sharp> {
+export async function loadSharp (): Promise<typeof import('sharp').default> {
   const { default: create } = await (loaded ??= import('sharp').then(module => {
     module.default.cache(false)
     module.default.concurrency(1)
     return module
   }))
-  return create(input, options)
+  return create
+}
+
+export async function sharp (input: Buffer, options: SharpOptions): Promise<Sharp> {
+  return (await loadSharp())(input, options)
 }
 
 export const IMAGE_LIMITS = {
@@ -35,6 +40,8 @@ export const IMAGE_LIMITS = {
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 
+export type ImageType = typeof IMAGE_TYPES[number]
+
 export interface ProcessedImage {
   data: Buffer
   width: number
@@ -47,27 +54,42 @@ export interface ProcessedImage {
 
 export type ImageVariant = 'image' | 'avatar'
 
-/**
- * Markup that makes a file a polyglot (an image that is also an HTML page or a script for a browser that sniffs).
- * Re-encoding would drop it anyway; refusing it tells the sender plainly.
- */
-const MARKUP = /<(?:script|html|body|iframe|svg|object|embed|\?php)[\s/>]|javascript:/i
+/** Bytes as received, with their scan when it was made as they arrived (lib/multipart-file.ts). */
+export interface ImageBytes {
+  data: Buffer
+  scanned?: ImageScan
+}
 
-export const sourceHash = (data: Buffer) => createHash('sha256').update(data).digest('hex')
+/** An image that passed checkImage: the only input processImage takes. */
+export interface CheckedImage {
+  readonly data: Buffer
+  readonly type: ImageType
+  readonly sourceHash: string
+}
 
 /**
  * Refuses what is not a plain image of an allowed type: the declared type must be allowed, the bytes must carry
- * that type's signature, and no markup may ride along.
+ * that type's signature (with no declared type, the signature must be one of the allowed types), no markup may ride
+ * along and nothing may follow the image's end. Reads only the file's structure: nothing is decoded. The bytes are
+ * hashed and scanned once, as they arrived or a slice per turn of the event loop.
  */
-export async function checkImage (field: string, data: Buffer, declaredType: string, allowed: readonly string[]): Promise<void> {
-  const declared = declaredType.toLowerCase()
-  if (!allowed.includes(declared)) throw unsupportedImage(field, allowed)
+export async function checkImage (field: string, bytes: ImageBytes, declaredType: string | undefined, allowed: readonly ImageType[]): Promise<CheckedImage> {
+  const declared = declaredType?.toLowerCase()
+  if (declared != null && !isAllowed(declared, allowed)) throw unsupportedImage(field, allowed)
+  const { data } = bytes
   if (data.length === 0) throw validationError([`${field}: is empty`])
-  const detected = await fileTypeFromBuffer(data)
-  if (detected?.mime !== declared) throw invalidImage(field, `content is not ${declared}`)
-  if (MARKUP.test(data.toString('latin1'))) throw invalidImage(field, 'contains embedded markup')
-  if (!endsWhereItSays(declared, data)) throw invalidImage(field, 'is truncated or has data after the end of the image')
+  const detected = (await fileTypeFromBuffer(data))?.mime
+  if (declared != null && detected !== declared) throw invalidImage(field, `content is not ${declared}`)
+  if (detected == null) throw invalidImage(field, `content is not one of ${allowed.join(', ')}`)
+  // Another image format (TIFF, SVG, AVIF...) is a wrong type, as a declared one would be.
+  if (!isAllowed(detected, allowed)) throw unsupportedImage(field, allowed)
+  const { sourceHash, markup } = bytes.scanned ?? await scanBuffer(data)
+  if (markup) throw invalidImage(field, 'contains embedded markup')
+  if (!endsWhereItSays(detected, data)) throw invalidImage(field, 'is truncated or has data after the end of the image')
+  return { data, type: detected, sourceHash }
 }
+
+const isAllowed = (type: string, allowed: readonly ImageType[]): type is ImageType => (allowed as readonly string[]).includes(type)
 
 const PNG_END = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82])
 
@@ -85,9 +107,13 @@ function endsWhereItSays (type: string, data: Buffer): boolean {
   }
 }
 
+/** sharp's input options for a checked image: first frame only, and the pixel bound checked before decoding. */
+export const DECODE_OPTIONS = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
+
 /** Decodes (first frame only), auto-rotates, strips metadata, bounds the size and writes WebP. */
-export async function processImage (field: string, data: Buffer, variant: ImageVariant): Promise<ProcessedImage> {
-  const options = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
+export async function processImage (field: string, image: CheckedImage, variant: ImageVariant): Promise<ProcessedImage> {
+  const { data } = image
+  const options = DECODE_OPTIONS
   try {
     const { width, height } = await (await sharp(data, options)).metadata()
     if (width == null || height == null) throw invalidImage(field, 'could not be decoded')
@@ -99,7 +125,7 @@ export async function processImage (field: string, data: Buffer, variant: ImageV
       pipeline = pipeline.resize(IMAGE_LIMITS.side, IMAGE_LIMITS.side, { fit: 'inside', withoutEnlargement: true })
     }
     const { data: output, info } = await pipeline.webp({ quality: 82 }).toBuffer({ resolveWithObject: true })
-    return { data: output, width: info.width, height: info.height, size: output.length, contentType: 'image/webp', sourceHash: sourceHash(data) }
+    return { data: output, width: info.width, height: info.height, size: output.length, contentType: 'image/webp', sourceHash: image.sourceHash }
   } catch (err) {
     if (err instanceof HttpError) throw err
     if (err instanceof Error && /pixel limit/i.test(err.message)) {

@@ -1,9 +1,12 @@
 // One file from a multipart/form-data request, read with hard bounds (@fastify/multipart registered on the route's
 // plugin with MULTIPART_OPTIONS). The client's file name is never used for storage, but a name carrying a path or
-// control characters is refused rather than passed along.
-import type { FastifyMultipartOptions } from '@fastify/multipart'
+// control characters is refused rather than passed along. The file is hashed and scanned chunk by chunk as it
+// arrives (lib/image-scan.ts) and copied once, into a buffer sized from the request's Content-Length.
+import type { FastifyMultipartOptions, MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { HttpError, validationError } from './errors.js'
+import { ImageScanner, type ImageScan } from './image-scan.js'
 import { IMAGE_LIMITS } from './images.js'
 
 export const MULTIPART_OPTIONS: FastifyMultipartOptions = {
@@ -23,6 +26,8 @@ export const MULTIPART_OPTIONS: FastifyMultipartOptions = {
 
 export interface ReceivedFile {
   data: Buffer
+  /** sha256 and markup scan of `data`, made as it arrived. */
+  scanned: ImageScan
   mimetype: string
   filename: string
   /** Whether the client has closed its connection since. */
@@ -57,8 +62,48 @@ async function read (request: FastifyRequest, field: string): Promise<ReceivedFi
       part.file.resume()
       throw validationError([`${field}: the file name must be a plain name (no path or control characters)`])
     }
-    // Throws 413 (FST_REQ_FILE_TOO_LARGE) past IMAGE_LIMITS.bytes.
-    received = { data: await part.toBuffer(), mimetype: part.mimetype, filename: part.filename, abandoned: () => request.raw.socket?.destroyed === true }
+    const { data, scanned } = await receive(request, part)
+    received = { data, scanned, mimetype: part.mimetype, filename: part.filename, abandoned: () => request.raw.socket?.destroyed === true }
   }
   return received
+}
+
+/** Bytes of one upload handled per turn of the event loop (about a millisecond of scanning, hashing and copying). */
+const BYTES_PER_TURN = 256 * 1024
+
+/**
+ * The part's bytes and their scan. Each chunk is scanned and copied as it arrives, into one buffer as large as the
+ * request's body (the file cannot be larger), so no step goes over the whole file at once; a body of unknown length
+ * (chunked) is joined at the end. Throws 413 (FST_REQ_FILE_TOO_LARGE) past IMAGE_LIMITS.bytes, as `toBuffer` does.
+ */
+async function receive (request: FastifyRequest, part: MultipartFile): Promise<{ data: Buffer, scanned: ImageScan }> {
+  const scanner = new ImageScanner()
+  const declared = Number(request.headers['content-length'])
+  let into = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(Math.min(declared, IMAGE_LIMITS.bytes)) : null
+  const chunks: Buffer[] = []
+  let size = 0
+  let tooLarge = false
+  let sinceTurn = 0
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    // Read to the end all the same, so that busboy reaches the next part (the multipart plugin's own behaviour).
+    tooLarge ||= part.file.truncated
+    if (tooLarge) continue
+    // Node reads up to 2 MB from a busy socket in one callback: waiting for the next turn now and then lets the
+    // stream push back, so one turn of the event loop handles a bounded share of each upload.
+    if ((sinceTurn += chunk.length) > BYTES_PER_TURN) {
+      sinceTurn = 0
+      await nextTurn()
+    }
+    scanner.update(chunk)
+    if (into != null && size + chunk.length > into.length) {
+      // Cannot happen while the body's length bounds the file; joined at the end if it does.
+      chunks.push(into.subarray(0, size))
+      into = null
+    }
+    if (into != null) chunk.copy(into, size)
+    else chunks.push(chunk)
+    size += chunk.length
+  }
+  if (tooLarge) throw Object.assign(new request.server.multipartErrors.RequestFileTooLargeError(), { part })
+  return { data: into != null ? into.subarray(0, size) : Buffer.concat(chunks), scanned: scanner.result() }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Tesseract from 'tesseract.js'
 import { HttpError, invalidImage, RequestAbandoned, ServiceBusy, ServiceUnavailable } from '../errors.js'
-import { IMAGE_LIMITS, sharp } from '../images.js'
+import { DECODE_OPTIONS, IMAGE_LIMITS, sharp } from '../images.js'
 
 const require = createRequire(import.meta.url)
 
@@ -55,7 +55,8 @@ export interface OcrOptions {
 
 export interface Ocr {
   /**
-   * The text of an image (any format sharp decodes; the caller has checked it with `checkImage`). Throws
+   * The text of an image the caller has checked with `checkImage` (which refuses any format but the upload ones
+   * before sharp sees it: libvips itself would read SVG, TIFF, PDF...). Throws
    * ServiceBusy when the queue is full, RequestAbandoned when `signal` aborts, ServiceUnavailable on time-out,
    * failure or after close, and the invalid-image 400 when the image does not decode.
    */
@@ -69,7 +70,8 @@ export interface Ocr {
  * longest side at most OCR_LIMITS.side and enlarged (up to twice) when under OCR_LIMITS.minSide.
  */
 export async function prepareOcrImage (image: Buffer): Promise<Buffer> {
-  const options = { failOn: 'truncated', limitInputPixels: IMAGE_LIMITS.pixels, pages: 1 } as const
+  // The upload bounds: first frame only, the pixel limit checked before decoding.
+  const options = DECODE_OPTIONS
   try {
     const { width, height } = await (await sharp(image, options)).metadata()
     if (width == null || height == null) throw invalidImage('image', 'could not be decoded')

@@ -7,7 +7,8 @@ import fp from 'fastify-plugin'
 import pLimit from 'p-limit'
 import { ImageDeleteForbidden, ImageNotFound, InsufficientStorage, RequestAbandoned, ServiceBusy, ServiceUnavailable, UploadLimitReached, validationError } from '../../../lib/errors.js'
 import { isStorageFull } from '../../../lib/storage.js'
-import { AVATAR_TYPES, checkImage, IMAGE_TYPES, processImage, sourceHash, type ImageVariant, type ProcessedImage } from '../../../lib/images.js'
+import type { ImageScan } from '../../../lib/image-scan.js'
+import { AVATAR_TYPES, checkImage, IMAGE_TYPES, loadSharp, processImage, type CheckedImage, type ImageVariant, type ProcessedImage } from '../../../lib/images.js'
 import type { ImageUploadView } from '../../../schemas/media.js'
 import type { Db } from '../../external/db.js'
 import type { MediaKind, MediaRow, NewMedia } from '../repositories/media.js'
@@ -28,6 +29,8 @@ const REMOVE_FILES_JOB = 'storage.remove'
 
 export interface UploadedFile {
   data: Buffer
+  /** The hash and markup scan made as the bytes arrived (singleFile); made here, a slice at a time, without it. */
+  scanned?: ImageScan
   mimetype: string
   /** True once the client has gone (its connection closed): queued work for it is skipped. */
   abandoned?: () => boolean
@@ -40,12 +43,12 @@ export function createMediaService (fastify: FastifyInstance) {
   const view = (row: MediaRow): ImageUploadView =>
     ({ url: storage.url(row.key), key: row.key, width: row.width, height: row.height, size: row.size, contentType: row.contentType })
 
-  async function process (field: string, file: UploadedFile, variant: ImageVariant): Promise<ProcessedImage> {
+  async function process (field: string, file: UploadedFile, image: CheckedImage, variant: ImageVariant): Promise<ProcessedImage> {
     if (processing.pendingCount >= PROCESSING_QUEUE) throw new ServiceBusy()
     return await processing(async () => {
       // A client that gave up while queued would only hold a slot others are waiting for.
       if (file.abandoned?.() === true) throw new RequestAbandoned()
-      return await processImage(field, file.data, variant)
+      return await processImage(field, image, variant)
     })
   }
 
@@ -88,11 +91,11 @@ export function createMediaService (fastify: FastifyInstance) {
   return {
     /** Stores an image (201), or answers the caller's earlier upload of the same bytes (200, `created: false`). */
     async uploadImage (userId: string, file: UploadedFile): Promise<{ upload: ImageUploadView, created: boolean }> {
-      await checkImage('image', file.data, file.mimetype, IMAGE_TYPES)
-      const earlier = await media.bySource(fastify.db, userId, 'image', sourceHash(file.data))
+      const checked = await checkImage('image', file, file.mimetype, IMAGE_TYPES)
+      const earlier = await media.bySource(fastify.db, userId, 'image', checked.sourceHash)
       if (earlier != null) return { upload: view(earlier), created: false }
       if (await media.count(fastify.db, userId, 'image') >= MAX_IMAGES_PER_USER) throw new UploadLimitReached({ limit: MAX_IMAGES_PER_USER })
-      const image = await process('image', file, 'image')
+      const image = await process('image', file, checked, 'image')
       return await store<{ upload: ImageUploadView, created: boolean }>(userId, 'image', image, async (tx, row) => {
         // Exact under concurrency: one upload of the user at a time passes the count.
         await users.lock(tx, userId)
@@ -127,13 +130,13 @@ export function createMediaService (fastify: FastifyInstance) {
 
     /** Makes the image the caller's avatar; the replaced avatar's file is removed once this commits. */
     async setAvatar (userId: string, file: UploadedFile): Promise<void> {
-      await checkImage('avatar', file.data, file.mimetype, AVATAR_TYPES)
+      const checked = await checkImage('avatar', file, file.mimetype, AVATAR_TYPES)
       const use = async (tx: Db, key: string) => {
         await users.setAvatar(tx, userId, storage.url(key))
         const replaced = await media.removeAllBut(tx, userId, 'avatar', key)
         if (replaced.length > 0) await fastify.queue.send(REMOVE_FILES_JOB, { keys: replaced }, tx)
       }
-      const earlier = await media.bySource(fastify.db, userId, 'avatar', sourceHash(file.data))
+      const earlier = await media.bySource(fastify.db, userId, 'avatar', checked.sourceHash)
       if (earlier != null) {
         const reused = await fastify.transaction(async tx => {
           await users.lock(tx, userId)
@@ -144,7 +147,7 @@ export function createMediaService (fastify: FastifyInstance) {
         // Otherwise a concurrent change removed it meanwhile: store the picture anew.
         if (reused) return
       }
-      const image = await process('avatar', file, 'avatar')
+      const image = await process('avatar', file, checked, 'avatar')
       await store(userId, 'avatar', image, async (tx, row) => {
         await users.lock(tx, userId)
         const inserted = await media.insert(tx, row)
@@ -184,6 +187,8 @@ export function createMediaService (fastify: FastifyInstance) {
 
 export default fp(async fastify => {
   fastify.decorate('mediaService', createMediaService(fastify))
+  // libvips loads now, not during the first upload (its load blocks the event loop for tens of milliseconds).
+  await loadSharp()
   await fastify.queue.work<{ keys: string[] }>(REMOVE_FILES_JOB, async ({ keys }) => {
     for (const key of keys) await fastify.storage.remove(key)
   })

@@ -8,6 +8,7 @@ import {
   ImportLimitReached, LegacyImportForbidden, NoRecipeFound, pageNotFetched, RecipeImportDisabled, RecipeLimitReached,
   UrlNotAllowed, validationError
 } from '../../../lib/errors.js'
+import { checkImage, IMAGE_TYPES, type CheckedImage } from '../../../lib/images.js'
 import { createOcr } from '../../../lib/recipe-import/ocr.js'
 import { previewFromInput, type PreviewInput, type RecipePreview } from '../../../lib/recipe-import/preview.js'
 import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
@@ -178,13 +179,19 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     })
   }
 
-  /** Decodes a base64 image (a data: URL prefix allowed) within the size bound. */
-  function decodeImage (image: string): Buffer {
-    const base64 = image.replace(/^data:[^,]{0,100},/, '').replace(/\s+/g, '')
+  /**
+   * Decodes a base64 image (a data: URL prefix allowed) within the size bound, then checks it as an upload is checked
+   * (lib/images.ts), before anything decodes it: only the upload formats reach sharp and OCR. The declared type is
+   * `mimeType`, else the data URL's; with neither, the file's signature must be one of the upload types.
+   */
+  async function checkedImage (image: string, mimeType: string | undefined): Promise<CheckedImage> {
+    const dataUrl = /^data:([^,;]{0,100})[^,]{0,100},/.exec(image)
+    const base64 = image.slice(dataUrl?.[0].length ?? 0).replace(/\s+/g, '')
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) throw validationError(['image: must be base64'])
     const bytes = Buffer.from(base64, 'base64')
     if (bytes.length > MAX_IMAGE_BYTES) throw validationError([`image: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`])
-    return bytes
+    const declared = [mimeType, dataUrl?.[1]].find(type => type != null && type !== '')
+    return await checkImage('image', { data: bytes }, declared, IMAGE_TYPES)
   }
 
   return {
@@ -225,13 +232,13 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       })
     },
 
-    async fromImage (userId: string, image: string, saveAsDraft: boolean) {
+    async fromImage (userId: string, image: string, saveAsDraft: boolean, mimeType?: string) {
       await gate(userId)
-      const bytes = decodeImage(image)
+      const checked = await checkedImage(image, mimeType)
       return await logged(userId, 'image', 'create', null, async () => {
-        const preview = parseRecipeText(await ocr.recognize(bytes))
+        const preview = parseRecipeText(await ocr.recognize(checked.data))
         if (!usable(preview)) throw new NoRecipeFound()
-        return await create(userId, preview, saveAsDraft, importKey(saveAsDraft ? 'image' : 'image-published', bytes), 'ocr')
+        return await create(userId, preview, saveAsDraft, importKey(saveAsDraft ? 'image' : 'image-published', checked.sourceHash), 'ocr')
       })
     }
   }

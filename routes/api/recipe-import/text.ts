@@ -35,12 +35,15 @@ const text: FastifyPluginAsyncTypebox = async fastify => {
       operationId: 'recipeImport.fromImage',
       summary: 'Import a recipe from a photo or scan (OCR)',
       description: 'The image is base64 (at least 100 characters; at most 5 MB decoded), read with OCR (English) on ' +
-        `this server, then parsed as text. ${GATE}`,
+        'this server, then parsed as text. It is checked as an upload is, before anything decodes it: JPEG, PNG, WebP or ' +
+        'GIF (first frame), the type `mimeType` or the data URL declares (if any) matching the file\'s signature (another ' +
+        `type: 415; a mismatch: 400). ${GATE}`,
       body: FromImageBody,
-      response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 503: Envelope }
+      response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 415: Envelope, 422: Envelope, 429: Envelope, 503: Envelope }
     }
   }, async (request, reply) => {
-    const { recipe, created } = await service.fromImage(currentUser(request).id, request.body.image, request.body.saveAsDraft ?? true)
+    const { image, mimeType, saveAsDraft } = request.body
+    const { recipe, created } = await service.fromImage(currentUser(request).id, image, saveAsDraft ?? true, mimeType)
     return await reply.code(created ? 201 : 200).send({ success: true, recipe })
   })
 }
