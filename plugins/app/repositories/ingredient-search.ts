@@ -17,12 +17,6 @@ declare module 'fastify' {
 }
 
 /**
- * The recipe's author is shown: deactivated and banned users' recipes never match. Written like users_hidden_idx's
- * predicate, so it is an anti-join against that small index. Searches also require listedRecipe (visibility.ts).
- */
-const shownAuthor = (db: Db) => db`not exists (select 1 from users h where h.id = r.author_id and (not h.active or h.banned_at is not null))`
-
-/**
  * The candidate columns. They are read for up to a few thousand rows, so in the cheapest forms to send and parse: the
  * keys as one text (split in JS), created_at as epoch milliseconds.
  */
@@ -48,8 +42,7 @@ export const ingredientSearchRepository = {
   async mostLiked (db: Db, window: number): Promise<IngredientCandidate[]> {
     const columns = db`r.id, r.author_id, r.ingredient_names, r.like_count, r.created_at`
     return candidates(await db<CandidateRow[]>`select ${candidateColumns(db)}
-      from (${inOrder(db, columns, listedRecipe(db), 'popular')} limit ${window}) r
-      where ${shownAuthor(db)}`)
+      from (${inOrder(db, columns, listedRecipe(db), 'popular')} limit ${window}) r`)
   },
 
   /**
@@ -61,13 +54,13 @@ export const ingredientSearchRepository = {
     return candidates(await db<CandidateRow[]>`select ${candidateColumns(db)}
       from recipes r where ingredient_name_pairs(r.ingredient_names) && ingredient_query_pairs(array(
           select w from unnest(${words}::text[]) w order by nullif(ingredient_staple_rank(w), 0) desc nulls first, w limit ${pairWords}))
-        and ${listedRecipe(db)} and ${shownAuthor(db)} limit ${limit}`)
+        and ${listedRecipe(db)} limit ${limit}`)
   },
 
   /** Up to `limit` listed recipes containing any of `words` (a bitmap scan of recipes_ingredient_words_idx). */
   async containing (db: Db, words: string[], limit: number): Promise<IngredientCandidate[]> {
     return candidates(await db<CandidateRow[]>`select ${candidateColumns(db)}
-      from recipes r where r.ingredient_words && ${words}::text[] and ${listedRecipe(db)} and ${shownAuthor(db)} limit ${limit}`)
+      from recipes r where r.ingredient_words && ${words}::text[] and ${listedRecipe(db)} limit ${limit}`)
   },
 
   /**
@@ -78,7 +71,7 @@ export const ingredientSearchRepository = {
     if (pairs.length === 0) return []
     return candidates(await db<CandidateRow[]>`select c.* from unnest(${pairs.map(p => p[0])}::text[], ${pairs.map(p => p[1])}::text[]) p(a, b)
       cross join lateral (select ${candidateColumns(db)} from recipes r
-        where r.ingredient_words @> array[p.a, p.b] and ${listedRecipe(db)} and ${shownAuthor(db)} limit ${limit}) c`)
+        where r.ingredient_words @> array[p.a, p.b] and ${listedRecipe(db)} limit ${limit}) c`)
   },
 
   /**
@@ -91,7 +84,7 @@ export const ingredientSearchRepository = {
     const found = await db<Array<RecipeViewRow & { ingredientNames: string[] }>>`select ${recipeColumns(db, viewerId)}, r.ingredient_names
       from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n) join recipes r on r.id = p.id
       join users a on a.id = r.author_id
-      where ${listedRecipe(db)} and ${shownAuthor(db)}
+      where ${listedRecipe(db)}
       order by p.n`
     return found.map(row => ({ recipe: mapRecipe(row), names: row.ingredientNames }))
   }
