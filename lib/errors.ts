@@ -194,7 +194,9 @@ export const InvalidMfaCode = named('INVALID_MFA_CODE', 401, 'Invalid authentica
 export const MfaAlreadyEnabled = named('MFA_ALREADY_ENABLED', 409, 'Multi-factor authentication is already enabled')
 export const MfaNotEnabled = named('MFA_NOT_ENABLED', 409, 'Multi-factor authentication is not enabled')
 export const MfaSetupMissing = named('MFA_SETUP_MISSING', 409, 'Start with POST /api/admin/auth/mfa/setup')
+export const OwnAdminUnlock = named('OWN_ADMIN_UNLOCK', 403, 'An admin cannot unlock their own account; ask another admin')
 export const AdminSessionNotFound = named('ADMIN_SESSION_NOT_FOUND', 404, 'Session not found')
+export const AdminNotFound = named('ADMIN_NOT_FOUND', 404, 'Admin not found')
 export const DuplicateAdmin = named('DUPLICATE_ADMIN', 409, 'An admin with this email or username already exists')
 
 // Admin: database backups

@@ -11,6 +11,7 @@ export const Admin = Type.Object({
   username: Type.String(),
   active: Type.Boolean(),
   mfaEnabled: Type.Boolean(),
+  lockedUntil: Nullable(DateTime, { description: 'While too many failed sign-ins lock the account: when the lock ends (another admin can end it sooner)' }),
   lastLoginAt: Nullable(DateTime),
   createdAt: DateTime
 }, { $id: 'Admin', description: 'An admin account (never its password or MFA secret)' })

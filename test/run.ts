@@ -86,12 +86,14 @@ async function main (): Promise<number> {
   await stopEmbedded()
   if (embeddedDir != null) await rm(embeddedDir, { recursive: true, force: true })
 
-  const { passed, failed: testsFailed, skipped, assertions, files } = await countResults(resultsDir)
+  const { passed, failed: testsFailed, skipped, assertions, files, failures } = await countResults(resultsDir)
   await rm(resultsDir, { recursive: true, force: true })
   // c8 exits non-zero, after printing `ERROR: Coverage for lines (…%) does not meet global threshold (90%)`, when the
   // whole suite is under a floor of .c8rc.json. A non-zero exit with no failing test is that (or tap itself crashing):
   // one failure, so the closing line agrees with the exit code.
   const failed = testsFailed + (code !== 0 && testsFailed === 0 ? 1 : 0)
+  // Named again at the end, where a CI log cut to its tail still shows them.
+  for (const failure of failures) console.log(`# failed: ${failure}`)
   console.log(`# ${assertions.toLocaleString('en')} assertions in ${passed + testsFailed + skipped} tests of ${files} files`)
   console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`)
   // No test at all is a broken run, not a green one.

@@ -8,6 +8,13 @@ const count = async (...files: string[]): Promise<Counts> => {
   return totals
 }
 
+const failuresOf = async (...files: string[]): Promise<string[]> => {
+  const totals: Counts = { passed: 0, failed: 0, skipped: 0, assertions: 0, files: 0 }
+  const failures: string[] = []
+  for (const [i, file] of files.entries()) await countFile(file, totals, failures, `f${i + 1}.test.ts`)
+  return failures
+}
+
 // A file with a top-level assertion, a leaf, a skipped test, a group of a passing, a failing and a crashing test, a
 // todo test and a test whose one assertion is skipped (tap's own output for these, diagnostics trimmed).
 const MIXED = `TAP version 14
@@ -60,6 +67,10 @@ t.test('tests are leaves; a group of tests is not one more', async t => {
   t.same(await count(MIXED), { passed: 4, failed: 2, skipped: 3, assertions: 7, files: 1 })
 })
 
+t.test('each failed test is named with its file, its groups and its first failing assertion', async t => {
+  t.same(await failuresOf(MIXED), ['f1.test.ts > group > inner fail: bad', 'f1.test.ts > group > inner crash: boom'])
+})
+
 t.test('a test that times out or plans wrongly with no failing assertion is one failure', async t => {
   const timedOut = `TAP version 14
 # Subtest: slow
@@ -73,10 +84,12 @@ not ok 1 - slow # time=120000ms
 1..1
 `
   t.same(await count(timedOut), { passed: 0, failed: 1, skipped: 0, assertions: 1, files: 1 })
+  t.same(await failuresOf(timedOut), ['f1.test.ts > slow'])
 })
 
 t.test('a file that dies before its plan is one failure, and files add up', async t => {
   const died = 'TAP version 14\n# Subtest: first\n    ok 1 - fine\n    1..1\nok 1 - first # time=1ms\n\n'
   const fine = 'TAP version 14\nok 1 - fine\n1..1\n'
   t.same(await count(died, fine), { passed: 2, failed: 1, skipped: 0, assertions: 2, files: 2 })
+  t.same(await failuresOf(died, fine), ['f1.test.ts: ended before its plan'])
 })

@@ -23,6 +23,8 @@ export interface AdminView {
   username: string
   active: boolean
   mfaEnabled: boolean
+  /** When the current lock began (a lock lasts LOCKOUT_SECONDS); null when unlocked. */
+  lockedAt: Date | null
   lastLoginAt: Date | null
   createdAt: Date
 }
@@ -39,7 +41,7 @@ export interface AdminSessionView {
 /** The signed-in admin an admin token stands for. */
 export interface AdminPrincipal { id: string, email: string, username: string, sessionId: string }
 
-const view = (db: Db) => db`id, email, username, active, mfa_secret is not null as mfa_enabled, last_login_at, created_at`
+const view = (db: Db) => db`id, email, username, active, mfa_secret is not null as mfa_enabled, locked_at, last_login_at, created_at`
 
 export const adminsRepository = {
   async count (db: Db): Promise<number> {
@@ -102,6 +104,12 @@ export const adminsRepository = {
     await releaseLoginAttempt(db, 'admin_users', id, maxAttempts, lockSeconds),
 
   lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'admin_users', id, lockSeconds),
+
+  /** Ends a lock and its series of failures (another admin's action); false when there is no such admin. */
+  async unlock (db: Db, id: string): Promise<boolean> {
+    const rows = await db`update admin_users set failed_login_attempts = 0, locked_at = null where id = ${id} returning 1`
+    return rows.length > 0
+  },
 
   async loginSucceeded (db: Db, id: string): Promise<void> {
     await db`update admin_users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`

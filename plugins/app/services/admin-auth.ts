@@ -5,8 +5,8 @@ import fp from 'fastify-plugin'
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib'
 import { normalizeEmail } from '../../../lib/identity.js'
 import {
-  AccountDeactivated, accountLocked, AdminSessionNotFound, DuplicateAdmin, InvalidCredentials, InvalidMfaCode,
-  MfaAlreadyEnabled, MfaNotEnabled, MfaSetupMissing, validationError, WrongCurrentPassword
+  AccountDeactivated, accountLocked, AdminNotFound, AdminSessionNotFound, DuplicateAdmin, InvalidCredentials, InvalidMfaCode,
+  MfaAlreadyEnabled, MfaNotEnabled, MfaSetupMissing, OwnAdminUnlock, validationError, WrongCurrentPassword
 } from '../../../lib/errors.js'
 import { secretBox } from '../../../lib/secret-box.js'
 import type { AdminCreateInput, AdminLoginInput, AdminLoginResult } from '../../../schemas/admin.js'
@@ -39,6 +39,12 @@ function newBackupCode (): string {
 
 const normalizeBackupCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '')
 
+/** The end of a lock still in force; a lock ends LOCKOUT_SECONDS after it began. */
+function lockedUntil (lockedAt: Date | null): string | null {
+  const until = lockedAt == null ? null : lockedAt.getTime() + LOCKOUT_SECONDS * 1000
+  return until != null && until > Date.now() ? new Date(until).toISOString() : null
+}
+
 export function adminView (row: AdminView) {
   return {
     id: row.id,
@@ -46,6 +52,7 @@ export function adminView (row: AdminView) {
     username: row.username,
     active: row.active,
     mfaEnabled: row.mfaEnabled,
+    lockedUntil: lockedUntil(row.lockedAt),
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString()
   }
@@ -235,6 +242,18 @@ export function createAdminAuthService (fastify: FastifyInstance) {
     async list (page: number, limit: number) {
       const { items, total } = await admins.list(db, page, limit)
       return { admins: items.map(adminView), pagination: pagination(page, limit, total) }
+    },
+
+    /**
+     * Ends another admin's lock (decisions.md, Admin: `/unlock` as for users). Never one's own: a stolen session could
+     * otherwise reset the lockout that guards the password checks of the MFA routes, and guess on.
+     */
+    async unlock (by: AdminPrincipal, adminId: string) {
+      if (adminId === by.id) throw new OwnAdminUnlock()
+      if (!await admins.unlock(db, adminId)) throw new AdminNotFound()
+      const row = await admins.find(db, adminId)
+      if (row == null) throw new AdminNotFound()
+      return adminView(row)
     },
 
     /** Another admin, created by `createdBy` (null: from the command line). */

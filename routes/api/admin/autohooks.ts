@@ -1,5 +1,6 @@
 // Every /api/admin route needs an admin token, except the routes that say `config.adminPublic` (only the sign-in),
-// decided per route, never by matching URLs. Every request to an admin route is written to the audit log once answered.
+// decided per route, never by matching URLs. Every request to an admin route is written to the audit log once answered,
+// and so is every request to a path under /api/admin that matches no route (not-found.ts).
 import type { FastifyInstance } from 'fastify'
 import { documentAdminAuth } from '../../../plugins/app/admin-auth.js'
 

@@ -1,9 +1,9 @@
-// Other admin accounts: list them, create one.
+// Other admin accounts: list them, create one, end another's lockout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { currentAdmin } from '../../../../plugins/app/admin-auth.js'
 import { Admin, AdminCreateBody } from '../../../../schemas/admin.js'
-import { ErrorRef, Pagination, PaginationQuery, ref } from '../../../../schemas/common.js'
+import { ErrorRef, Id, Pagination, PaginationQuery, ref } from '../../../../schemas/common.js'
 
 const admins: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.adminAuthService
@@ -29,6 +29,17 @@ const admins: FastifyPluginAsyncTypebox = async fastify => {
     const admin = await service.create(request.body, currentAdmin(request).id)
     return await reply.code(201).send({ admin })
   })
+
+  fastify.post('/:adminId/unlock', {
+    schema: {
+      operationId: 'admin.admins.unlock',
+      summary: 'End another admin\'s lockout',
+      description: 'Ends the lock that five failed sign-ins set, and the series of failures. An admin cannot unlock ' +
+        'their own account (403): a stolen session could otherwise reset the lockout that guards the password checks.',
+      params: Type.Object({ adminId: Id }),
+      response: { 200: Type.Object({ admin: ref(Admin) }, { description: 'The admin, unlocked' }), 403: ErrorRef, 404: ErrorRef }
+    }
+  }, async request => ({ admin: await service.unlock(currentAdmin(request), request.params.adminId) }))
 }
 
 export default admins

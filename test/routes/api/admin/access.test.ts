@@ -108,6 +108,33 @@ t.test('every admin request is audited once answered, secrets redacted, sign-in 
   t.notOk(entries.some(e => e.action === 'admin.auditLogs.list'), 'the list request itself is written after it answers')
 })
 
+t.test('a path under /api/admin that matches no route is audited: 401 without an admin token, 404 with one', async t => {
+  const app = await build(t)
+  const admin = await createAdmin(app)
+  const user = await registerUser(app)
+  const probes = ['/api/admin/secret-export', '/api/admin/users/x1/impersonate', '/api/admin/../admin/nothing-here']
+  for (const url of probes) {
+    t.equal((await app.inject({ method: 'GET', url })).statusCode, 401, `GET ${url} without a token`)
+    t.equal((await app.inject({ method: 'GET', url, headers: bearer(user) })).statusCode, 401, `GET ${url} with a user token`)
+    const asAdmin = await app.inject({ method: 'DELETE', url, headers: adminBearer(admin) })
+    t.equal(asAdmin.statusCode, 404, `DELETE ${url} as an admin`)
+    t.same(json(asAdmin), { error: 'Not found' })
+  }
+  t.equal((await app.inject({ method: 'DELETE', url: '/api/admin/test', headers: adminBearer(admin) })).statusCode, 404, 'a known path with an unknown method too')
+  await eventually(async () => (await app.db`select 1 from admin_audit_logs where method = 'DELETE' and path = '/api/admin/test'`).length > 0)
+  const rows = await app.db<Array<{ adminId: string | null, action: string, method: string, path: string, status: number }>>`
+    select admin_id, action, method, path, status from admin_audit_logs where path like '/api/admin/%' and status in (401, 404)
+      and (path like '%secret-export' or path like '%impersonate' or path like '%nothing-here' or (path = '/api/admin/test' and method = 'DELETE'))`
+  t.equal(rows.filter(r => r.status === 401).length, 6, 'every refused probe is recorded')
+  const found = rows.filter(r => r.status === 404)
+  t.equal(found.length, 4, 'and every admin\'s 404')
+  t.ok(found.every(r => r.adminId === admin.id && r.method === 'DELETE'), 'naming the admin')
+  t.ok(found.some(r => r.path === '/api/admin/secret-export'), 'with the path asked for')
+  // A path outside /api/admin still gets the plain 404, and no audit entry.
+  t.equal((await app.inject({ method: 'GET', url: '/api/nothing-here' })).statusCode, 404)
+  t.equal((await app.db`select 1 from admin_audit_logs where path = '/api/nothing-here'`).length, 0)
+})
+
 t.test('the audit log filters by admin, action, method, status and time, and pages', async t => {
   const app = await build(t)
   const since = new Date().toISOString()

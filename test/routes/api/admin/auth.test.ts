@@ -19,7 +19,7 @@ t.test('sign-in by email in any case or by username in its exact case; the answe
   t.equal(byEmail.statusCode, 200)
   const body = json(byEmail)
   t.same(Object.keys(body).sort(), ['admin', 'expiresAt', 'token'])
-  t.same(Object.keys(body.admin).sort(), ['active', 'createdAt', 'email', 'id', 'lastLoginAt', 'mfaEnabled', 'username'])
+  t.same(Object.keys(body.admin).sort(), ['active', 'createdAt', 'email', 'id', 'lastLoginAt', 'lockedUntil', 'mfaEnabled', 'username'])
   t.match(body.admin, { id: admin.id, email: 'ops.lead@example.com', username: 'OpsLead', mfaEnabled: false })
   const hours = (Date.parse(body.expiresAt) - Date.now()) / 3_600_000
   t.ok(hours > 7.9 && hours <= 8, `the session lasts 8 hours (${hours})`)
@@ -51,6 +51,38 @@ t.test('five wrong passwords lock the admin for 15 minutes, even against the rig
   t.equal((await login(app, { identifier: admin.username, password: admin.password })).statusCode, 200, 'an expired lock lets the admin in')
   const [row] = await app.db`select failed_login_attempts, locked_at from admin_users where id = ${admin.id}`
   t.same(row, { failedLoginAttempts: 0, lockedAt: null }, 'a successful sign-in resets the count')
+})
+
+t.test('another admin ends a lock (and its series of failures); nobody ends their own; others get 401, unknown 404', async t => {
+  const app = await build(t)
+  const locked = await createAdmin(app)
+  const helper = await createAdmin(app)
+  for (let i = 0; i < 5; i++) await login(app, { identifier: locked.username, password: 'wrong password!' })
+  t.equal((await login(app, { identifier: locked.username, password: locked.password })).statusCode, 423, 'locked')
+
+  const listed = json(await get(app, '/api/admin/admins', helper.token)).admins as Array<{ id: string, lockedUntil: string | null }>
+  const until = Date.parse(listed.find(a => a.id === locked.id)?.lockedUntil ?? '')
+  t.ok(until - Date.now() > 14 * 60_000 && until - Date.now() <= 15 * 60_000, 'the list shows when the lock ends')
+  t.equal(listed.find(a => a.id === helper.id)?.lockedUntil, null, 'and null for an admin who is not locked')
+
+  const unlock = async (id: string, token?: string) =>
+    await app.inject({ method: 'POST', url: `/api/admin/admins/${id}/unlock`, headers: token == null ? {} : { authorization: `Bearer ${token}` } })
+  t.equal((await unlock(locked.id)).statusCode, 401, 'no token')
+  const user = await registerUser(app)
+  t.equal((await unlock(locked.id, user.token)).statusCode, 401, 'a user token')
+  const own = await unlock(helper.id, helper.token)
+  t.equal(own.statusCode, 403, 'an admin cannot reset their own lockout (a stolen session would guess on)')
+  t.equal(json(own).error, 'An admin cannot unlock their own account; ask another admin')
+  t.equal((await unlock('nobody1234', helper.token)).statusCode, 404)
+
+  const done = await unlock(locked.id, helper.token)
+  t.equal(done.statusCode, 200)
+  t.match(json(done).admin, { id: locked.id, lockedUntil: null })
+  const [row] = await app.db`select failed_login_attempts, locked_at from admin_users where id = ${locked.id}`
+  t.same(row, { failedLoginAttempts: 0, lockedAt: null }, 'the lock and its series are gone')
+  t.equal((await login(app, { identifier: locked.username, password: locked.password })).statusCode, 200, 'the admin signs in again')
+  await eventually(async () => (await app.db`select 1 from admin_audit_logs where action = 'admin.admins.unlock' and admin_id = ${helper.id} and status = 200`).length > 0)
+  t.pass('the unlock is audited with the admin who did it')
 })
 
 t.test('only failures within the lock period count: older ones age out one by one', async t => {
