@@ -78,6 +78,8 @@ const EnvSchema = Type.Object({
   /** Tests only: exact origins (`http://127.0.0.1:4567,...`) the import may fetch from though they are loopback. */
   IMPORT_ALLOW_ORIGINS: Type.Optional(Type.String()),
   /** Chromium (about 630 MB in 9 processes) is closed after this long without a render, and relaunched on the next. */
+  /** An imported recipe's image is copied within this time (DNS, redirects and body), else the recipe has none. */
+  IMPORT_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
   BROWSER_IDLE_CLOSE_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 60_000 }),
   /** Client-side analytics the web app may load (GET /api/analytics/config); unset: none. */
   ANALYTICS_PROVIDER: Type.Optional(Type.Union([Type.Literal('plausible'), Type.Literal('umami'), Type.Literal('matomo'), Type.Literal('google')])),
@@ -156,6 +158,8 @@ export interface Config {
   chromiumPath?: string
   /** IMPORT_ALLOW_ORIGINS as `URL.origin` strings: loopback allowed for exactly these (lib/recipe-import/allowed-origins.ts). */
   importAllowOrigins: string[]
+  /** IMPORT_IMAGE_TIMEOUT_MS: the bound on copying an imported recipe's image. */
+  importImageTimeoutMs: number
   browserIdleCloseMs: number
   /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
   vapid: { publicKey?: string, privateKey?: string, subject: string }
@@ -341,6 +345,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     ai: { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS },
     chromiumPath: env.CHROMIUM_PATH,
     importAllowOrigins: parseImportOrigins(env.IMPORT_ALLOW_ORIGINS),
+    importImageTimeoutMs: env.IMPORT_IMAGE_TIMEOUT_MS,
     browserIdleCloseMs: env.BROWSER_IDLE_CLOSE_MS,
     vapid,
     jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },

@@ -345,8 +345,11 @@ export interface IngredientLike {
   note?: string | null
 }
 
-/** An ingredient line with the factor its recipe is scaled by (planned servings / recipe servings). */
-export interface Contribution { ingredient: IngredientLike, factor: number }
+/**
+ * An ingredient line with the factor its recipe is scaled by (planned servings / recipe servings) and, when it comes
+ * from a recipe, that recipe's id.
+ */
+export interface Contribution { ingredient: IngredientLike, factor: number, recipeId?: string }
 
 export interface GroceryLine {
   name: string
@@ -354,10 +357,14 @@ export interface GroceryLine {
   unit: string | null
   category: Aisle
   note: string | null
+  /** The recipes the line came from, in the order of the contributions (at most GROCERY_SOURCES_PER_LINE). */
+  sourceRecipeIds: string[]
 }
 
 /** Bounds of stored text (schemas/grocery.ts documents them). */
 export const GROCERY_TEXT_LIMITS = { name: 200, unit: 30, note: 500 } as const
+/** The recipes a line names (a plan can hold hundreds of meals; salt in all of them is one line naming the first). */
+export const GROCERY_SOURCES_PER_LINE = 20
 
 const clip = (text: string, max: number) => [...text].length <= max ? text : [...text].slice(0, max - 1).join('') + '…'
 
@@ -372,6 +379,7 @@ interface Group {
   largest?: { unit: Volume | Mass | 'ea' | 'dz', base: number }
   units: Set<string>
   notes: string[]
+  sources: string[]
 }
 
 function baseOf (measured: Measured, quantity: number): number {
@@ -390,12 +398,13 @@ const finite = (value: unknown): value is number => typeof value === 'number' &&
  * - other units (cloves, cans, pinches) sum only with the same unit;
  * - lines without an amount to buy by (no quantity, a pinch or dash, "to taste", "for serving") are one line per
  *   ingredient, the phrases kept as notes: "pinch of salt" and "salt to taste" are "salt" (notes "pinch; to taste");
- * - notes of merged lines are kept, distinct, joined with "; ".
+ * - notes of merged lines are kept, distinct, joined with "; ";
+ * - each line names the recipes it came from (distinct, first seen first).
  * Lines come back in aisle order, then by name.
  */
 export function mergeIngredients (contributions: Contribution[], options: { units?: UnitSystem } = {}): GroceryLine[] {
   const groups = new Map<string, Group>()
-  for (const { ingredient, factor } of contributions) {
+  for (const { ingredient, factor, recipeId } of contributions) {
     const name = (ingredient.name ?? '').trim()
     const text = (ingredient.text ?? '').trim()
     const upper = finite(ingredient.quantity2) && finite(ingredient.quantity) && ingredient.quantity2 > ingredient.quantity ? ingredient.quantity2 : ingredient.quantity
@@ -410,13 +419,13 @@ export function mergeIngredients (contributions: Contribution[], options: { unit
       if (line === '') continue
       notes.unshift(...(casual?.notes ?? []))
       key = `text|${normalizeName(line)}`
-      group = groups.get(key) ?? { name: line, kind: 'text', total: 0, unit: null, units: new Set(), notes: [] }
+      group = groups.get(key) ?? { name: line, kind: 'text', total: 0, unit: null, units: new Set(), notes: [], sources: [] }
     } else {
       const measured = measuredUnit(ingredient.unit)
       const quantity = upper * scale
       if (measured != null) {
         key = `${measured.dimension}|${normalizeName(name)}`
-        group = groups.get(key) ?? { name, kind: 'measured', dimension: measured.dimension, total: 0, unit: null, units: new Set(), notes: [] }
+        group = groups.get(key) ?? { name, kind: 'measured', dimension: measured.dimension, total: 0, unit: null, units: new Set(), notes: [], sources: [] }
         const base = baseOf(measured, quantity)
         group.total += base
         group.units.add(measured.unit)
@@ -424,11 +433,12 @@ export function mergeIngredients (contributions: Contribution[], options: { unit
       } else {
         const unit = normalizeName(ingredient.unit ?? '')
         key = `unit:${unit}|${normalizeName(name)}`
-        group = groups.get(key) ?? { name, kind: 'other', total: 0, unit, units: new Set(), notes: [] }
+        group = groups.get(key) ?? { name, kind: 'other', total: 0, unit, units: new Set(), notes: [], sources: [] }
         group.total += quantity
       }
     }
     for (const note of notes) if (!group.notes.includes(note)) group.notes.push(note)
+    if (recipeId != null && group.sources.length < GROCERY_SOURCES_PER_LINE && !group.sources.includes(recipeId)) group.sources.push(recipeId)
     groups.set(key, group)
   }
 
@@ -448,7 +458,8 @@ export function mergeIngredients (contributions: Contribution[], options: { unit
       quantity,
       unit: unit == null || unit === '' ? null : clip(unit, GROCERY_TEXT_LIMITS.unit),
       category: aisleFor(group.name),
-      note
+      note,
+      sourceRecipeIds: group.sources
     }
   })
   return sortByAisle(lines)

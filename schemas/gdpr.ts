@@ -93,6 +93,7 @@ export const ExportRecipe = Type.Object({
   nutrition: Json,
   imageUrl: Nullable(Type.String()),
   sourceUrl: Nullable(Type.String()),
+  sourceImageUrl: Nullable(Type.String(), { description: 'An imported recipe\'s original image address' }),
   tags: Type.Array(Type.String(), { description: 'Tag names' }),
   audience: Type.Array(UserRef, { description: 'Who may see it when its visibility is custom' }),
   likeCount: Type.Integer(),

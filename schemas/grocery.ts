@@ -1,7 +1,7 @@
 // Grocery lists and their items, the export formats and the export providers (/api/grocerylists,
 // /api/grocery-integrations).
 import { Type, type Static } from 'typebox'
-import { AISLE_LABELS, AISLES, GROCERY_TEXT_LIMITS, UNIT_SYSTEMS } from '../lib/grocery.js'
+import { AISLE_LABELS, AISLES, GROCERY_SOURCES_PER_LINE, GROCERY_TEXT_LIMITS, UNIT_SYSTEMS } from '../lib/grocery.js'
 import { DateTime, Id, Nullable, ref, StringEnum } from './common.js'
 
 export const GROCERY_LIMITS = {
@@ -32,6 +32,11 @@ export const GroceryItem = Type.Object({
   checked: Type.Boolean(),
   note: Nullable(Type.String()),
   position: Type.Integer({ description: 'Order within the list (after the aisle); new items go last' }),
+  recipes: Type.Array(Type.Object({ id: Id, title: Type.String(), slug: Type.String() }), {
+    maxItems: GROCERY_SOURCES_PER_LINE,
+    description: `The planned recipes a line gathered from a meal plan came from, in plan order (at most ${GROCERY_SOURCES_PER_LINE}): ` +
+      'only those you may see now (a recipe deleted or made private since drops out). Empty for lines added by hand.'
+  }),
   createdAt: DateTime,
   updatedAt: DateTime
 }, { $id: 'GroceryItem', description: 'One line of a grocery list' })

@@ -56,6 +56,10 @@ export const Recipe = Type.Object({
   nutrition: Nullable(Type.Record(Type.String(), Type.Unknown())),
   imageUrl: Nullable(Type.String()),
   sourceUrl: Nullable(Type.String()),
+  sourceImageUrl: Nullable(Type.String(), {
+    description: 'An imported recipe\'s picture as its page (or preview) gave it, kept for credit and provenance. ' +
+      '`imageUrl` is our stored copy of it, or null when it could not be copied; null when nothing was imported'
+  }),
   tags: Type.Array(TagRef),
   author: RecipeAuthor,
   averageRating: Type.Number({ description: 'Mean of all ratings, 0 when there are none' }),

@@ -120,6 +120,8 @@ export const groceryItems = pgTable('grocery_items', {
   checked: boolean('checked').notNull().default(false),
   note: text('note'),
   position: integer('position').notNull().default(0),
+  /** The planned recipes a gathered line came from, in plan order (a reader sees those they may still see). */
+  sourceRecipeIds: text('source_recipe_ids').array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, t => [index('grocery_items_list_idx').on(t.listId, t.position)])

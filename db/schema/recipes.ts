@@ -45,6 +45,11 @@ export const recipes = pgTable('recipes', {
   nutrition: jsonb('nutrition').$type<Record<string, unknown>>(),
   imageUrl: text('image_url'),
   sourceUrl: text('source_url'),
+  /**
+   * The image address an imported recipe's page gave. `imageUrl` is then our stored copy of it (or null when it could
+   * not be copied): kept for credit and provenance, never shown as the picture.
+   */
+  sourceImageUrl: text('source_image_url'),
   /** Lower-cased ingredient lines, maintained on write: what ingredient search matches (trigram-indexed). */
   ingredientsText: text('ingredients_text').notNull().default(''),
   /**

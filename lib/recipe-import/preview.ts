@@ -32,7 +32,10 @@ export interface RecipePreview {
   servings: number | null
   /** The yield as written, e.g. "4 servings" or "24 cookies". */
   yields: string | null
-  /** One absolute http(s) URL. */
+  /**
+   * One absolute http(s) URL: the page's image address, as the page gives it. A preview stores nothing; the recipe made
+   * from it gets a stored copy as `imageUrl` and keeps this address as `sourceImageUrl` (services/import-image.ts).
+   */
   imageUrl: string | null
   cuisine: string | null
   category: string | null

@@ -83,7 +83,7 @@ export const dataExportRepository = {
   recipes: (db: Db, userId: string) => mapped(rows(db<RecipeRow[]>`
     select r.id, r.slug, r.title, r.description, r.type, r.difficulty, r.visibility, r.published, r.moderation_status,
       r.cuisine, r.prep_time, r.cook_time, r.total_time, r.servings, r.ingredients, r.instructions, r.nutrition,
-      r.image_url, r.source_url,
+      r.image_url, r.source_url, r.source_image_url,
       coalesce((select json_agg(t.name order by t.name) from recipe_tags rt join tags t on t.id = rt.tag_id
         where rt.recipe_id = r.id), '[]') as tags,
       coalesce((select json_agg(json_build_object('id', u.id, 'username', u.username) order by u.username, u.id)

@@ -18,11 +18,12 @@ declare module 'fastify' {
 }
 
 type ListRow = typeof groceryLists.$inferSelect & { itemCount: number, checkedCount: number }
-type ItemRow = typeof groceryItems.$inferSelect
+/** An item with the recipes it came from that the reader may see (`sources`, in plan order). */
+type ItemRow = typeof groceryItems.$inferSelect & { sources: Array<{ id: string, title: string, slug: string }> }
 
 export type NewGroceryList = Pick<typeof groceryLists.$inferInsert, 'userId' | 'name' | 'mealPlanId' | 'familyId'>
 export type GroceryListChangeSet = Partial<Pick<typeof groceryLists.$inferInsert, 'name' | 'familyId'>>
-export type NewGroceryItem = Pick<typeof groceryItems.$inferInsert, 'name' | 'quantity' | 'unit' | 'category' | 'checked' | 'note'>
+export type NewGroceryItem = Pick<typeof groceryItems.$inferInsert, 'name' | 'quantity' | 'unit' | 'category' | 'checked' | 'note' | 'sourceRecipeIds'>
 export type GroceryItemChangeSet = Partial<Pick<typeof groceryItems.$inferInsert, 'name' | 'quantity' | 'unit' | 'category' | 'checked' | 'note' | 'position'>>
 
 /** A list as the service checks it: who owns it and whom it is shared with. */
@@ -61,10 +62,20 @@ function item (row: ItemRow): GroceryItemView {
     checked: row.checked,
     note: row.note,
     position: row.position,
+    recipes: row.sources,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString()
   }
 }
+
+/**
+ * An item's columns and the recipes it came from, as the reader may see them now: a recipe deleted, made private or
+ * hidden since the list was gathered drops out, and a family member never learns a private recipe's title.
+ */
+const itemColumns = (db: Db, viewerId: string) => db`gi.*, coalesce((
+    select json_agg(json_build_object('id', r.id, 'title', r.title, 'slug', r.slug) order by s.n)
+    from unnest(gi.source_recipe_ids) with ordinality as s(id, n) join recipes r on r.id = s.id
+    where ${recipeVisibleTo(db, viewerId)}), '[]') as sources`
 
 const defined = <T extends object>(changes: T) => Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
 
@@ -97,14 +108,14 @@ export const groceryListsRepository = {
   },
 
   /** Every item of a list, in aisle order, then position. */
-  async items (db: Db, listId: string): Promise<GroceryItemView[]> {
-    const rows = await db<ItemRow[]>`select * from grocery_items gi where gi.list_id = ${listId}
+  async items (db: Db, listId: string, viewerId: string): Promise<GroceryItemView[]> {
+    const rows = await db<ItemRow[]>`select ${itemColumns(db, viewerId)} from grocery_items gi where gi.list_id = ${listId}
       order by coalesce(array_position(${[...AISLES]}::text[], gi.category), ${AISLES.length}), gi.position, gi.created_at, gi.id`
     return rows.map(item)
   },
 
-  async item (db: Db, listId: string, itemId: string): Promise<GroceryItemView | null> {
-    const [row] = await db<ItemRow[]>`select * from grocery_items where id = ${itemId} and list_id = ${listId}`
+  async item (db: Db, listId: string, itemId: string, viewerId: string): Promise<GroceryItemView | null> {
+    const [row] = await db<ItemRow[]>`select ${itemColumns(db, viewerId)} from grocery_items gi where gi.id = ${itemId} and gi.list_id = ${listId}`
     return row == null ? null : item(row)
   },
 
@@ -146,16 +157,18 @@ export const groceryListsRepository = {
     const next = first ?? (await db<Array<{ next: number }>>`
       select coalesce(max(position) + 1, 0)::int as next from grocery_items where list_id = ${listId}`)[0].next
     const rows = items.map((fields, i) => ({ id: createId(), listId, ...fields, position: next + i }))
-    await db`insert into grocery_items ${db(rows, 'id', 'listId', 'name', 'quantity', 'unit', 'category', 'checked', 'note', 'position')}`
+    await db`insert into grocery_items ${db(rows.map(row => ({ ...row, sourceRecipeIds: row.sourceRecipeIds ?? [] })),
+      'id', 'listId', 'name', 'quantity', 'unit', 'category', 'checked', 'note', 'position', 'sourceRecipeIds')}`
     return rows.map(row => row.id)
   },
 
-  async updateItem (db: Db, listId: string, itemId: string, changes: GroceryItemChangeSet): Promise<GroceryItemView | null> {
+  async updateItem (db: Db, listId: string, itemId: string, changes: GroceryItemChangeSet, viewerId: string): Promise<GroceryItemView | null> {
     const set = defined(changes)
-    const [row] = Object.keys(set).length === 0
-      ? await db<ItemRow[]>`select * from grocery_items where id = ${itemId} and list_id = ${listId}`
-      : await db<ItemRow[]>`update grocery_items set ${db(set)}, updated_at = now() where id = ${itemId} and list_id = ${listId} returning *`
-    return row == null ? null : item(row)
+    if (Object.keys(set).length > 0) {
+      const changed = await db`update grocery_items set ${db(set)}, updated_at = now() where id = ${itemId} and list_id = ${listId} returning 1`
+      if (changed.length === 0) return null
+    }
+    return await groceryListsRepository.item(db, listId, itemId, viewerId)
   },
 
   async removeItem (db: Db, listId: string, itemId: string): Promise<boolean> {

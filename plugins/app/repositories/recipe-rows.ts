@@ -44,7 +44,8 @@ export function recipeColumns (db: Db, viewerId: string | null = null) {
   return db`
     r.id, r.slug, r.title, r.description, r.type, r.difficulty, r.visibility, r.published, r.moderation_status,
     r.cuisine, r.prep_time, r.cook_time, r.total_time, r.servings, r.ingredients, r.instructions, r.nutrition,
-    r.image_url, r.source_url, r.like_count, r.comment_count, r.rating_count, r.rating_sum, r.created_at, r.updated_at,
+    r.image_url, r.source_url, r.source_image_url, r.like_count, r.comment_count, r.rating_count, r.rating_sum,
+    r.created_at, r.updated_at,
     a.id as author_id, a.username as author_username, a.first_name as author_first_name,
     a.last_name as author_last_name, a.avatar_url as author_avatar_url, ${tagsOf(db)} as tags,
     ${viewer.liked} as is_liked, ${viewer.bookmarked} as is_bookmarked, ${viewer.rating} as user_rating`
@@ -66,7 +67,8 @@ export function recipeJson (db: Db, viewerId: string | Fragment | null) {
     'difficulty', r.difficulty, 'visibility', r.visibility, 'published', r.published,
     'moderationStatus', r.moderation_status, 'cuisine', r.cuisine, 'prepTime', r.prep_time, 'cookTime', r.cook_time,
     'totalTime', r.total_time, 'servings', r.servings, 'ingredients', r.ingredients, 'instructions', r.instructions,
-    'nutrition', r.nutrition, 'imageUrl', r.image_url, 'sourceUrl', r.source_url, 'tags', ${tagsOf(db)},
+    'nutrition', r.nutrition, 'imageUrl', r.image_url, 'sourceUrl', r.source_url,
+    'sourceImageUrl', r.source_image_url, 'tags', ${tagsOf(db)},
     'author', json_build_object('id', a.id, 'username', a.username, 'firstName', a.first_name,
       'lastName', a.last_name, 'avatarUrl', a.avatar_url),
     'averageRating', case when r.rating_count > 0 then round(r.rating_sum::numeric / r.rating_count, 2)::float8 else 0 end,
@@ -96,6 +98,7 @@ export function mapRecipe (row: RecipeViewRow): RecipeView {
     nutrition: row.nutrition,
     imageUrl: row.imageUrl,
     sourceUrl: row.sourceUrl,
+    sourceImageUrl: row.sourceImageUrl,
     tags: row.tags,
     author: {
       id: row.authorId,

@@ -38,9 +38,10 @@ export const revisionsRepository = {
   },
 
   async one (db: Db, recipeId: string, revisionId: string): Promise<(RevisionView & { recipe: RecipeView }) | null> {
-    const [row] = await db<Array<RevisionRow & { snapshot: RecipeView }>>`
+    const [row] = await db<Array<RevisionRow & { snapshot: Omit<RecipeView, 'sourceImageUrl'> & Partial<Pick<RecipeView, 'sourceImageUrl'>> }>>`
       select id, version, editor_id, created_at, snapshot from recipe_revisions where recipe_id = ${recipeId} and id = ${revisionId}`
-    return row == null ? null : { ...view(row), recipe: row.snapshot }
+    // Snapshots taken before migration 0031 have no sourceImageUrl.
+    return row == null ? null : { ...view(row), recipe: { ...row.snapshot, sourceImageUrl: row.snapshot.sourceImageUrl ?? null } }
   }
 }
 

@@ -50,7 +50,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
   async function get (id: string, viewerId: string, db: Db = fastify.db): Promise<GroceryListView> {
     const list = await lists.find(db, id, viewerId)
     if (list == null) throw new GroceryListNotFound()
-    return { ...list, items: await lists.items(db, id) }
+    return { ...list, items: await lists.items(db, id, viewerId) }
   }
 
   /** The list, locked for the transaction, if the user sees it (owner or member of its family); 404 otherwise. */
@@ -109,8 +109,8 @@ export function createGroceryListService (fastify: FastifyInstance) {
         entry.factor += servingsFactor(meal.plannedServings, meal.recipeServings)
         factors.set(meal.recipeId, entry)
       }
-      const contributions: Contribution[] = [...factors.values()].flatMap(({ factor, ingredients }) =>
-        (Array.isArray(ingredients) ? normalizeIngredients(ingredients) : []).map(ingredient => ({ ingredient, factor })))
+      const contributions: Contribution[] = [...factors].flatMap(([recipeId, { factor, ingredients }]) =>
+        (Array.isArray(ingredients) ? normalizeIngredients(ingredients) : []).map(ingredient => ({ ingredient, factor, recipeId })))
       const items = mergeIngredients(contributions, { units: input.units }).map(line => ({ ...line, checked: false }))
       const listName = name ?? [...`Groceries: ${plan.name}`].slice(0, GROCERY_LIMITS.listName).join('').trim()
       const id = await fastify.transaction(async tx =>
@@ -149,7 +149,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
         if (used >= GROCERY_LIMITS.itemsPerList) throw new GroceryListFull({ limit: GROCERY_LIMITS.itemsPerList, used })
         const [itemId] = await lists.insertItems(tx, id, [fields])
         await lists.touch(tx, id)
-        return (await lists.item(tx, id, itemId))!
+        return (await lists.item(tx, id, itemId, userId))!
       })
     },
 
@@ -166,7 +166,7 @@ export function createGroceryListService (fastify: FastifyInstance) {
       }
       return await fastify.transaction(async tx => {
         await locked(tx, id, userId)
-        const item = await lists.updateItem(tx, id, itemId, changes)
+        const item = await lists.updateItem(tx, id, itemId, changes, userId)
         if (item == null) throw new GroceryItemNotFound()
         await lists.touch(tx, id)
         return item

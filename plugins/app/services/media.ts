@@ -31,7 +31,8 @@ export interface UploadedFile {
   data: Buffer
   /** The hash and markup scan made as the bytes arrived (singleFile); made here, a slice at a time, without it. */
   scanned?: ImageScan
-  mimetype: string
+  /** The declared type; absent for an image fetched from outside (an import's picture): its bytes' signature decides. */
+  mimetype?: string
   /** True once the client has gone (its connection closed): queued work for it is skipped. */
   abandoned?: () => boolean
 }

@@ -16,6 +16,7 @@ import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-ur
 import { parseRecipeText } from '../../../lib/recipe-import/text.js'
 import { detached } from '../../../lib/request-scope.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
+import { createImportImages } from './import-image.js'
 import { usagePeriod } from './plans.js'
 import { boundedIngredients, boundedMinutes, boundedServings, cutText } from './recipe-fields.js'
 
@@ -75,6 +76,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
   const extract = fastify.extractor.extract
   const allowOrigins = fastify.config.importAllowOrigins
   const ocr = createOcr({ maxConcurrent: 1 })
+  const images = createImportImages(fastify)
   fastify.addHook('onClose', async () => { await ocr.close() })
 
   /** Strict auth is the route's; then the flag, the monthly allowance and the recipe limit (exact again at creation). */
@@ -163,11 +165,24 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       .map(row => ({ ...row, createdAt: row.createdAt.toISOString() }))
   }
 
-  /** Creates the recipe, or returns the one an identical import made within IMPORT_REPEAT_SECONDS. */
-  async function create (userId: string, preview: RecipePreview, saveAsDraft: boolean, key: string, method: string): Promise<Imported> {
-    const { recipe, created } = await fastify.recipeService.createOnce({ id: userId }, previewToRecipe(preview, saveAsDraft), {
-      spends: 'imports', key, withinSeconds: IMPORT_REPEAT_SECONDS
-    })
+  /**
+   * Creates the recipe, or returns the one an identical import made within IMPORT_REPEAT_SECONDS. Its picture is our
+   * copy of the preview's image address, which is kept as `sourceImageUrl` (import-image.ts); `imageGiven`: the caller
+   * sent that address (from-preview).
+   */
+  async function create (userId: string, preview: RecipePreview, saveAsDraft: boolean, key: string, method: string, imageGiven = false): Promise<Imported> {
+    const image = await images.copy(userId, preview.imageUrl, imageGiven)
+    let made: { recipe: RecipeView, created: boolean }
+    try {
+      made = await fastify.recipeService.createOnce({ id: userId }, { ...previewToRecipe(preview, saveAsDraft), imageUrl: image.imageUrl }, {
+        spends: 'imports', key, withinSeconds: IMPORT_REPEAT_SECONDS, sourceImageUrl: image.sourceImageUrl
+      })
+    } catch (err) {
+      await image.discard()
+      throw err
+    }
+    const { recipe, created } = made
+    if (!created) await image.discard()
     return { recipe, created, recipeId: recipe.id, method: created ? method : 'repeat' }
   }
 
@@ -195,6 +210,9 @@ export function createRecipeImportService (fastify: FastifyInstance) {
   }
 
   return {
+    /** What the video import (services/video-import.ts) shares with the page import: one gate, log, duplicate and creation rule. */
+    shared: { gate, logged, duplicates, create, pageKey },
+
     async preview (userId: string, url: string, html?: string) {
       await gate(userId)
       return await logged(userId, html != null ? 'html' : 'url', 'preview', url, async () => {
@@ -220,7 +238,7 @@ export function createRecipeImportService (fastify: FastifyInstance) {
       }
       await gate(userId)
       return await logged(userId, 'preview', 'create', preview.sourceUrl, async () =>
-        await create(userId, preview, saveAsDraft, importKey('preview', JSON.stringify([preview, saveAsDraft])), 'preview'))
+        await create(userId, preview, saveAsDraft, importKey('preview', JSON.stringify([preview, saveAsDraft])), 'preview', true))
     },
 
     async fromText (userId: string, text: string, saveAsDraft: boolean) {
@@ -248,5 +266,5 @@ export default fp(async fastify => {
   fastify.decorate('recipeImportService', createRecipeImportService(fastify))
 }, {
   name: 'recipe-import-service',
-  dependencies: ['imports-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'browser', 'extractor']
+  dependencies: ['imports-repository', 'plan-service', 'plans-repository', 'recipe-service', 'recipes-repository', 'rate-limit', 'browser', 'extractor', 'media-service', 'media-repository', 'storage']
 })

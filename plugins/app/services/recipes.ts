@@ -21,6 +21,8 @@ declare module 'fastify' {
 export interface CreateOptions {
   /** Monthly allowance this creation spends (imports, AI generations), counted in the same transaction. */
   spends?: UsageKind
+  /** An import's original image address (recipes.source_image_url); `input.imageUrl` is then our copy of it or null. */
+  sourceImageUrl?: string | null
 }
 
 export interface CreateOnceOptions extends CreateOptions {
@@ -98,7 +100,8 @@ export function createRecipeService (fastify: FastifyInstance) {
         const used = await recipes.countByAuthor(tx, author.id)
         if (used >= limits.recipes) throw new RecipeLimitReached({ limit: limits.recipes, used })
       }
-      const id = await recipes.insert(tx, author.id, await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe')), fields)
+      const slug = await recipes.freeSlug(tx, author.id, slugOf(fields.title, 'recipe'))
+      const id = await recipes.insert(tx, author.id, slug, { ...fields, sourceImageUrl: options.sourceImageUrl ?? null })
       await tags.setForRecipe(tx, id, normalizeTags(input.tags))
       if (input.audienceUserIds !== undefined) await recipes.setAudience(tx, id, input.audienceUserIds)
       if (fields.published === true && fields.visibility !== 'private') await fastify.notificationService.newRecipe(tx, id)

@@ -16,12 +16,18 @@ const FETCH = 'The page is fetched from its address only when every address its 
   'redirect too (400 `URL not allowed` otherwise, the reason in `details`: scheme, port, address, credentials); 15 s ' +
   'and 5 MB at most (502 when the page does not come back); reading the recipe out of it takes 10 s at most (504). ' +
   'When its recipe is filled in by scripts, a headless browser renders it, its every request checked the same way. ' +
-  'With `html` (a page your browser captured), that page is read instead and nothing is fetched.'
+  'With `html` (a page your browser captured), that page is read instead of fetching it.'
+const image = (timeoutMs: number) => 'The recipe\'s picture is a copy we store of the image address (`imageUrl`) the page ' +
+  `or preview gives: fetched under the same address rules within ${timeoutMs / 1000} s and the upload size, then checked ` +
+  'and re-encoded as an upload (it counts as one of your uploads and goes with your data). The address is kept as ' +
+  '`sourceImageUrl`; when the picture cannot be copied (refused address, not an upload image type, too large, too ' +
+  'slow) the recipe is saved with `imageUrl` null.'
 const pageErrors = { 400: Envelope, 403: Envelope, 422: Envelope, 429: Envelope, 502: Envelope, 503: Envelope, 504: Envelope }
 
 const pages: FastifyPluginAsyncTypebox = async fastify => {
   const service = fastify.recipeImportService
   const GATE = gate(fastify.config.rateLimit.importsPerHour)
+  const IMAGE = image(fastify.config.importImageTimeoutMs)
 
   fastify.post('/preview', {
     bodyLimit: IMPORT_BODY_LIMIT + 64 * 1024,
@@ -45,7 +51,7 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'recipeImport.fromUrl',
       summary: 'Import a recipe page as a recipe',
-      description: `${FETCH} ${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import.`,
+      description: `${FETCH} ${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import. ${IMAGE}`,
       body: FromUrlBody,
       response: { 200: ImportedResponse, 201: ImportedResponse, ...pageErrors }
     }
@@ -74,7 +80,8 @@ const pages: FastifyPluginAsyncTypebox = async fastify => {
     schema: {
       operationId: 'recipeImport.fromPreview',
       summary: 'Save a preview (as returned by preview, possibly edited) as a recipe',
-      description: `${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import.`,
+      description: `${GATE} Saved as a draft unless \`saveAsDraft\` is false; uses one monthly import. ${IMAGE} An ` +
+        '`imageUrl` that is one of our stored files is used as it is, as in POST /api/recipes: your own upload, else 400.',
       body: FromPreviewBody,
       response: { 200: ImportedResponse, 201: ImportedResponse, 400: Envelope, 403: Envelope, 429: Envelope }
     }

@@ -119,3 +119,40 @@ t.test('from a meal plan: empty plans and bounds', async t => {
   t.match(json(refused), { error: 'This grocery list has as many items as allowed', limit: 500, used: 600 })
   t.equal(json(await as(app, owner, 'GET', '/api/grocerylists')).pagination.total, before, 'no list was created')
 })
+
+t.test('each gathered line names the recipes it came from, as the reader may see them now', async t => {
+  const app = await build(t)
+  const [owner, member] = await Promise.all([registerUser(app), registerUser(app)])
+  const pancakes = await createRecipe(app, owner, { title: 'Pancakes', ingredients: ['1 cup flour', '2 eggs'] })
+  const cake = await createRecipe(app, owner, { title: 'Cake', ingredients: ['2 cups flour', 'pinch of salt'] })
+  const secret = await createRecipe(app, owner, { title: 'Secret stew', visibility: 'private', ingredients: ['1 lb potatoes', 'salt to taste'] })
+  const plan = await makeMealPlan(app, owner, 'Week')
+  await addPlannedMeal(app, owner, plan, { recipeId: pancakes.id })
+  await addPlannedMeal(app, owner, plan, { recipeId: cake.id })
+  await addPlannedMeal(app, owner, plan, { recipeId: pancakes.id }) // planned twice: named once
+  await addPlannedMeal(app, owner, plan, { recipeId: secret.id })
+  const family = await makeFamily(app, owner, [member])
+  const list = json(await as(app, owner, 'POST', '/api/grocerylists/from-mealplan', { mealPlanId: plan.id, familyId: family.id })).groceryList
+
+  type Line = Item & { id: string, recipes: Array<{ id: string, title: string, slug: string }> }
+  const sources = (items: Line[]) => Object.fromEntries(items.map(i => [i.name, i.recipes.map(r => r.title)]))
+  t.same(sources(list.items), {
+    potatoes: ['Secret stew'], eggs: ['Pancakes'], flour: ['Pancakes', 'Cake'], salt: ['Cake', 'Secret stew']
+  }, 'the owner sees every recipe behind each line, in plan order')
+  t.same(list.items.find((i: Line) => i.name === 'flour').recipes[0], { id: pancakes.id, title: 'Pancakes', slug: pancakes.slug })
+
+  const asMember = json(await as(app, member, 'GET', `/api/grocerylists/${list.id}`)).groceryList
+  t.same(sources(asMember.items), { potatoes: [], eggs: ['Pancakes'], flour: ['Pancakes', 'Cake'], salt: ['Cake'] },
+    'a family member never learns the title of a recipe they may not see')
+
+  const added = await as(app, owner, 'POST', `/api/grocerylists/${list.id}/items`, { name: 'Coffee' })
+  t.same(json(added).item.recipes, [], 'a line added by hand comes from no recipe')
+  const flour = list.items.find((i: Line) => i.name === 'flour')
+  const checked = await as(app, member, 'PATCH', `/api/grocerylists/${list.id}/items/${flour.id}`, { checked: true })
+  t.same(json(checked).item.recipes.map((r: { title: string }) => r.title), ['Pancakes', 'Cake'], 'a changed item answers with its recipes')
+
+  t.equal((await as(app, owner, 'DELETE', `/api/recipes/${cake.id}`)).statusCode, 200)
+  const after = json(await as(app, owner, 'GET', `/api/grocerylists/${list.id}`)).groceryList
+  t.same(sources(after.items).flour, ['Pancakes'], 'a deleted recipe drops out of the lines it fed')
+  t.same(sources(after.items).salt, ['Secret stew'])
+})
