@@ -1,12 +1,16 @@
 // Preloaded (`node --import ./bench/probe.mjs ...`) into every server the bench starts. Plain JS so it needs no
 // loader. Answers the parent over the IPC channel; it never writes to stdout and never keeps the process alive.
 //   { probe: 'reset' }  -> starts a new event-loop delay window        -> { probe: 'reset', id }
-//   { probe: 'report' } -> the window so far and memory                -> { probe: 'report', id, loopP50, loopP99, loopMax, rss, peakRss }
+//   { probe: 'report' } -> the window so far and memory                -> { probe: 'report', id, loopP50, loopP99, loopMax, rss, peakRss,
+//                                                                           heapTotal, external }
 //   { probe: 'cpu' }    -> CPU time used so far (µs), to tell when the process has gone quiet
+//   { probe: 'gc' }     -> a full garbage collection, then as 'report' (a diagnosis: what a collection would give back)
 // Loop delays are in ms, memory in MB. peakRss is the process's high-water mark (VmHWM): since the last reset where
 // Linux lets a process reset it (writing 5 to /proc/self/clear_refs), else since the process started.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 
 if (typeof process.send === 'function') {
   // The histogram records how late each timer tick is, including the tick interval itself: subtract it.
@@ -31,7 +35,11 @@ if (typeof process.send === 'function') {
       loop.reset()
       try { writeFileSync('/proc/self/clear_refs', '5') } catch {}
       process.send({ probe, id })
-    } else if (probe === 'report') {
+    } else if (probe === 'report' || probe === 'gc') {
+      if (probe === 'gc') {
+        setFlagsFromString('--expose-gc')
+        runInNewContext('gc')()
+      }
       const empty = loop.count === 0
       process.send({
         probe,
@@ -40,7 +48,10 @@ if (typeof process.send === 'function') {
         loopP99: empty ? 0 : ms(loop.percentile(99)),
         loopMax: empty ? 0 : ms(loop.max),
         rss: mb(process.memoryUsage.rss()),
-        peakRss: peakRssMb()
+        peakRss: peakRssMb(),
+        // Where RSS sits: V8's heap, and memory outside it that JS holds (Buffers); the rest is native (libvips, malloc).
+        heapTotal: mb(process.memoryUsage().heapTotal),
+        external: mb(process.memoryUsage().external)
       })
     } else if (probe === 'cpu') {
       const { user, system } = process.cpuUsage()

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 export const REPO = path.resolve(import.meta.dirname, '..')
 const PROBE = pathToFileURL(path.join(import.meta.dirname, 'probe.mjs')).href
 
-export interface ProbeReport { loopP50: number, loopP99: number, loopMax: number, rss: number, peakRss: number }
+export interface ProbeReport { loopP50: number, loopP99: number, loopMax: number, rss: number, peakRss: number, heapTotal: number, external: number }
 
 export interface Child {
   name: string
@@ -19,6 +19,8 @@ export interface Child {
   /** Starts a new event-loop delay window. */
   reset: () => Promise<void>
   report: () => Promise<ProbeReport>
+  /** A full garbage collection first, then the report: what a collection would give back (a diagnosis, not a target). */
+  collect: () => Promise<ProbeReport>
   /** Resolves once the process used less than 5% of a core over 250 ms (in-flight work finished), or after maxMs. */
   quiet: (maxMs?: number) => Promise<void>
   stop: () => Promise<void>
@@ -117,9 +119,10 @@ export async function startChild (options: StartOptions): Promise<Child> {
     pid: child.pid!,
     reset: async () => { await ask('reset') },
     report: async () => {
-      const { loopP50, loopP99, loopMax, rss, peakRss } = await ask<ProbeReport>('report')
-      return { loopP50, loopP99, loopMax, rss, peakRss }
+      const { loopP50, loopP99, loopMax, rss, peakRss, heapTotal, external } = await ask<ProbeReport>('report')
+      return { loopP50, loopP99, loopMax, rss, peakRss, heapTotal, external }
     },
+    collect: async () => await ask<ProbeReport>('gc'),
     quiet: async (maxMs = 20_000) => {
       const end = Date.now() + maxMs
       let last = (await ask<{ cpu: number }>('cpu')).cpu

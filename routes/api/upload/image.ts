@@ -35,8 +35,13 @@ const image: FastifyPluginAsyncTypebox = async fastify => {
       }
     }
   }, async (request, reply) => {
-    const { upload, created } = await media.uploadImage(currentUser(request).id, await singleFile(request, 'image'))
-    return reply.code(created ? 201 : 200).send(upload)
+    const file = await singleFile(request, 'image')
+    try {
+      const { upload, created } = await media.uploadImage(currentUser(request).id, file)
+      return await reply.code(created ? 201 : 200).send(upload)
+    } finally {
+      file.release()
+    }
   })
 
   fastify.delete('/image/*', {

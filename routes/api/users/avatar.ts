@@ -31,7 +31,14 @@ const avatar: FastifyPluginAsyncTypebox = async fastify => {
         507: described('The file storage is full: nothing was stored', ErrorRef)
       }
     }
-  }, async request => ({ user: await users.setAvatar(currentUser(request).id, await singleFile(request, 'avatar')) }))
+  }, async request => {
+    const file = await singleFile(request, 'avatar')
+    try {
+      return { user: await users.setAvatar(currentUser(request).id, file) }
+    } finally {
+      file.release()
+    }
+  })
 
   fastify.delete('/avatar', {
     onRequest: fastify.authenticate,
