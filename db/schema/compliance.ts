@@ -46,7 +46,9 @@ export const ccpaRequests = pgTable('ccpa_requests', {
   createdAt: createdAt()
 }, t => [
   index('ccpa_requests_user_idx').on(t.userId, t.createdAt),
-  index('ccpa_requests_created_idx').on(t.createdAt)
+  index('ccpa_requests_created_idx').on(t.createdAt),
+  // Data deletion finds the requests sent with a deleted user's address.
+  index('ccpa_requests_email_idx').on(t.email)
 ])
 
 export const SUPPORT_CATEGORIES = ['bug', 'account', 'billing', 'feature', 'content', 'other'] as const
@@ -67,7 +69,9 @@ export const supportTickets = pgTable('support_tickets', {
   createdAt: createdAt()
 }, t => [
   index('support_tickets_user_idx').on(t.userId, t.createdAt),
-  index('support_tickets_status_idx').on(t.status, t.createdAt)
+  index('support_tickets_status_idx').on(t.status, t.createdAt),
+  // Data deletion finds the tickets sent with a deleted user's address (anonymous ones too).
+  index('support_tickets_email_idx').on(t.email)
 ])
 
 /** The user's privacy choices (GDPR consent). No row: nothing consented beyond what the service needs. */

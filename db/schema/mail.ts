@@ -28,5 +28,7 @@ export const emailOutbox = pgTable('email_outbox', {
   sentAt: timestamptz('sent_at')
 }, t => [
   index('email_outbox_user_idx').on(t.userId, t.createdAt),
-  index('email_outbox_status_idx').on(t.status, t.createdAt)
+  index('email_outbox_status_idx').on(t.status, t.createdAt),
+  // Data deletion finds the emails sent to a deleted address.
+  index('email_outbox_to_idx').on(t.to)
 ])

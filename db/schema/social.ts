@@ -26,7 +26,9 @@ export const notifications = pgTable('notifications', {
   createdAt: createdAt()
 }, t => [
   index('notifications_user_created_idx').on(t.userId, t.createdAt),
-  index('notifications_user_unread_idx').on(t.userId).where(sql`not ${t.read}`)
+  index('notifications_user_unread_idx').on(t.userId).where(sql`not ${t.read}`),
+  // Deleting a user (the foreign key's cascade, and data deletion) finds the notifications they caused.
+  index('notifications_actor_idx').on(t.actorId)
 ])
 
 export const collections = pgTable('collections', {
