@@ -454,10 +454,13 @@ function f1 (predicted: Map<string, number>, expected: Map<string, number>): num
   return 2 * precision * recall / (precision + recall)
 }
 
-// The corpus grew from 40 to 270 pages (more without structured data); the extractor passes 238 of them. The floor
-// only rises: raise it with the extractor, never lower it, and never drop a page to meet it.
+// The corpus grew from 40 to 270 pages (more without structured data); the extractor passed 238 of them, and 252 since
+// the heuristics for pages without structured data (issue 43: headings in more wordings and languages, ingredient
+// lists found by their shape, steps written as paragraphs, the <h1> og:title names) and the page's lists where the
+// structured data gives only part of them (test/lib/recipe-extract-heuristics.test.ts). The floor only rises: raise
+// it with the extractor, never lower it, and never drop a page to meet it.
 const CORPUS_CASES = 270
-const CORE_PASS_FLOOR = 238
+const CORE_PASS_FLOOR = 252
 
 t.test(`development corpus: core pass at least ${CORE_PASS_FLOOR} of ${CORPUS_CASES}`, { skip: !existsSync(path.join(CORPUS, 'manifest.json')) && `corpus not found at ${CORPUS} (../shared/import-corpus next to the repository)` }, async t => {
   interface Case { id: string, html: string, expected: string, url: string }

@@ -31,7 +31,8 @@ export interface Page {
   body: ParentNode
   lang: string | null
   title: string | null
-  h1: string | null
+  /** The texts of the first <h1> elements that have text (a theme's site-name <h1> may come first). */
+  h1s: string[]
   metas: Element[]
   links: Element[]
   baseHref: string | null
@@ -47,6 +48,7 @@ export interface Page {
 }
 
 const MAX_INDEXED = 50_000
+const MAX_H1 = 5
 const CONTENT_CLASS = /recipe|content/i
 
 export function parsePage (html: string): Page {
@@ -56,7 +58,7 @@ export function parsePage (html: string): Page {
     body: root,
     lang: null,
     title: null,
-    h1: null,
+    h1s: [],
     metas: [],
     links: [],
     baseHref: null,
@@ -95,8 +97,9 @@ export function parsePage (html: string): Page {
         page.lang = a.lang
       } else if (name === 'title' && page.title == null) {
         page.title = textOf(item, false, 2000)
-      } else if (name === 'h1' && page.h1 == null) {
-        page.h1 = textOf(item, false, 2000)
+      } else if (name === 'h1' && page.h1s.length < MAX_H1) {
+        const text = textOf(item, false, 2000)
+        if (text.trim() !== '') page.h1s.push(text)
       } else if (name === 'base' && page.baseHref == null && a.href != null) {
         page.baseHref = a.href
       } else if (name === 'img' && page.images.length < 1000) {

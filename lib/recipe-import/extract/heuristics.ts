@@ -2,11 +2,13 @@
 // once as a sequence of lines that remember their block (heading level, list item, bold) and the recipe-looking
 // container they sit in (class names such as "ingredients" or "instructions", used by WPRM, Tasty, Mediavine Create,
 // EasyRecipe and most themes). Ingredients and steps are the lines under an "Ingredients"/"Instructions" heading
-// (several languages), or the lines of the best such container. Title, image, description, author and language come
-// from the page's meta tags.
+// (several languages), or the lines of the best such container; without either, the ingredients are the list shaped
+// like one (quantities, measures) and the steps the list or the paragraphs that follow it. Where the structured data
+// gives only part of a list the page shows, the page's list is taken. Title (the <h1> the <title> or og:title names),
+// image, description, author and language come from the page's head.
 import { absoluteUrl, cleanText, LIMITS, parseDuration, parseYield, truncate } from './clean.js'
 import { classAndId, isElement, SKIPPED, type AnyNode, type Element, type Page } from './dom.js'
-import { groupHeader, groupName, ingredientsFromLines, stepsFromLines, stripNumbering } from './lines.js'
+import { groupHeader, groupName, ingredientsFromLines, startsLikeIngredient, stepsFromLines, stripBullet, stripNumbering } from './lines.js'
 import type { PageContext, RawIngredient, RawRecipe, RawStep } from './types.js'
 
 type Kind = 'ingredients' | 'instructions'
@@ -37,7 +39,9 @@ const MAX_LINE_CHARS = 5000
 
 const BLOCK = new Set(['address', 'article', 'aside', 'blockquote', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li',
-  'main', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'td', 'th', 'ul', 'summary', 'tbody', 'thead', 'label'])
+  'main', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'ul', 'summary', 'tbody', 'thead', 'label'])
+/** Table cells: the cells of a row read as one line ("200 g" | "flour"), a space between them. */
+const CELL = new Set(['td', 'th'])
 const SKIP = new Set([...SKIPPED, 'nav', 'footer', 'figcaption'])
 const SKIP_ROLES = new Set(['navigation', 'contentinfo', 'search', 'menu', 'menubar', 'dialog', 'alertdialog'])
 /** Class names of page furniture: menus, breadcrumbs, widgets, comment lists, share bars. */
@@ -67,6 +71,9 @@ function classKind (el: Element): Kind | null {
   return kind
 }
 
+/** Class names holding these words are sign-up boxes and adverts wherever they sit ("article-newsletter-signup-cta"). */
+const PROMO_CLASS = /newsletter|subscribe|signup|sign-up|optin|opt-in|advert/
+
 function isFurniture (el: Element, name: string): boolean {
   if (name === 'body' || name === 'main' || name === 'article' || name === 'html') return false
   const role = el.attribs.role
@@ -74,7 +81,7 @@ function isFurniture (el: Element, name: string): boolean {
   if (el.attribs['aria-hidden'] === 'true') return true
   const cls = el.attribs.class
   if (cls == null || cls === '') return false
-  for (const token of cls.toLowerCase().split(/\s+/)) if (FURNITURE_CLASS.test(token)) return true
+  for (const token of cls.toLowerCase().split(/\s+/)) if (FURNITURE_CLASS.test(token) || PROMO_CLASS.test(token)) return true
   return false
 }
 
@@ -169,6 +176,10 @@ export function pageLines (page: Page): Line[] {
     }
     const block = BLOCK.has(name)
     if (block) flush()
+    if (CELL.has(name) && bufferLength < MAX_LINE_CHARS) {
+      buffer.push(' ')
+      bufferLength++
+    }
     const bold = name === 'strong' || name === 'b'
     const link = name === 'a'
     const level = /^h[1-6]$/.test(name) ? Number(name[1]) : 0
@@ -196,10 +207,34 @@ export function pageLines (page: Page): Line[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Section headings
 
-const END = String.raw`(?=$|[\s:(\-–—,.!*])`
-const INGREDIENTS_HEADING = new RegExp(String.raw`^(?:the\s+|your\s+)?(?:ingredients?(?:\s+list)?|what you(?:'|’)?ll need|you(?:'|’)?ll need|you will need|shopping list|zutaten|ingrédients|ingredienti|ingredientes|ingrediënten|ingredienten|benodigdheden|ingredienser|ainekset|składniki|suroviny|ingrediencie|sastojci|malzemeler|hozzávalók|ingrediente|συστατικά|ингредиенты|材料)${END}`, 'iu')
-const INSTRUCTIONS_HEADING = new RegExp(String.raw`^(?:the\s+)?(?:instructions?|directions?|method|preparation|how to make(?: it)?|steps|procedure|zubereitung|anleitung|so geht(?:'|’)?s|préparation|étapes|preparazione|procedimento|preparación|elaboración|instrucciones|pasos|modo de prepar[oa]|preparo|preparação|bereiding(?:swijze)?|werkwijze|fremgangsmåte|fremgangsmåde|slik gjør du|gör så här|tillagning|instruktioner|valmistus|przygotowanie|sposób przygotowania|postup(?: prípravy)?|príprava|priprema|hazırlanışı|yapılışı|elkészítés|приготовление|作り方)${END}`, 'iu')
+const END = String.raw`(?=$|[\s:(\-–—,.!*：（【\[|])`
+/** Words that qualify the heading of a whole recipe's list: "Recipe ingredients", "Step-by-step instructions". */
+const QUALIFIER = String.raw`(?:(?:the|your|our|recipe|cooking|baking|preparation|step[- ]by[- ]step|detailed|full|complete|easy|simple|basic)\s+)?`
+const INGREDIENT_WORDS = [
+  String.raw`ingredients?(?:\s+list)?`, String.raw`what you(?:'|’)?ll need`, String.raw`you(?:'|’)?ll need`, 'you will need',
+  'shopping list', 'zutatenliste', 'zutaten', 'ingrédients', 'ingredienti', 'ingredientes', String.raw`ingredi[eë]nten(?:lijst)?`, 'benodigdheden',
+  'ingredienser', 'ainekset', 'składniki', 'suroviny', 'ingredience', 'ingrediencie', 'sastojci', 'sestavine',
+  'malzemeler', 'hozzávalók', 'ingrediente', 'ingredientai', 'koostisosad', 'συστατικά', 'υλικά', 'ингредиенты',
+  'інгредієнти', 'nguyên liệu', String.raw`bahan(?:-bahan)?`, 'מצרכים', 'المكونات', '材料', '用料', '食材', '재료', 'ส่วนผสม'
+]
+const INSTRUCTION_WORDS = [
+  'instructions?', 'directions?', 'method', 'preparation', String.raw`how to make(?: it)?`, 'steps', 'procedure',
+  String.raw`zubereitung(?:sschritte)?`, 'arbeitsschritte', 'anleitung', String.raw`so geht(?:'|’)?s`, String.raw`so wird(?:'|’)?s gemacht`, 'préparation', 'étapes',
+  'preparazione', 'procedimento', 'istruzioni', 'preparación', 'elaboración', 'instrucciones', 'pasos',
+  String.raw`modo de prepar(?:o|a|ación)`, 'preparo', 'preparação', 'como fazer', String.raw`bereiding(?:swijze)?`, 'werkwijze',
+  'zo maak je het', 'fremgangsmåte', 'fremgangsmåde', 'slik gjør du', 'sådan gør du', 'så gör du', 'gör så här',
+  'tillagning', 'tilberedning', 'instruktioner', String.raw`valmistus(?:ohje)?`, 'przygotowanie', 'sposób przygotowania',
+  'wykonanie', String.raw`postup(?: prípravy)?`, 'příprava', 'príprava', 'priprema', 'postupak', 'priprava', 'postopek',
+  'hazırlanışı', 'yapılışı', String.raw`elkészítés(?:e)?`, 'mod de preparare', 'εκτέλεση', 'οδηγίες',
+  'διαδικασία', 'приготовление', 'способ приготовления', 'приготування', 'cách làm', 'cara membuat', 'langkah',
+  'אופן ההכנה', 'הוראות הכנה', 'طريقة التحضير', 'طريقة العمل', '作り方', '做法', '作法', '步骤', '制作方法', '製作方法',
+  '만드는 ?법', '조리 ?방법', '조리법', 'วิธีทำ'
+]
+const INGREDIENTS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INGREDIENT_WORDS.join('|')})${END}`, 'iu')
+const INSTRUCTIONS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INSTRUCTION_WORDS.join('|')})${END}`, 'iu')
 const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and tricks)?|nutrition(?:al)?(?: facts| information| info)?|video|equipment|comments?|reviews?|related(?: recipes| posts)?|you may also like|share(?: this)?|print(?: recipe)?|leave a (?:reply|comment)|serving suggestions?|storage|faqs?|notizen|tipps?|hinweise?|nährwerte|conseils?|astuces?|consigli|valori nutrizionali|notas?|consejos|opmerkingen|tip|information nutritionnelle|rate this recipe|did you make this|more recipes(?: for)?|meer recepten|mehr rezepte|plus de recettes|altre ricette|más recetas|mais receitas|flere oppskrifter|gerelateerde recepten|verwandte rezepte|ähnliche rezepte|recettes similaires|ricette correlate|recetas relacionadas|receitas relacionadas|lignende oppskrifter)${END}`, 'iu')
+/** A heading ending in such a word ("Pro Tips", "Make-Ahead and Storage", "Tools You'll Need") ends a section too. */
+const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|substitutions?|storage|equipment|tools(?: you(?:'|’)?ll need)?|faqs?|questions)[\s:!?.]*$/iu
 
 const HEADING_TAIL = 40
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
@@ -214,6 +249,7 @@ function headingKind (line: Line): Kind | 'stop' | null {
   // "Preparation time: 15 min" is a time, not the heading of the steps.
   if (test(INSTRUCTIONS_HEADING) && !TIME_WORDS.test(line.text)) return 'instructions'
   if (test(STOP_HEADING)) return 'stop'
+  if ((line.level > 0 || line.bold) && STOP_LAST_WORD.test(line.text)) return 'stop'
   return null
 }
 
@@ -225,7 +261,8 @@ function isSubheading (line: Line): boolean {
 }
 
 /** Lines that only number a step ("1", "Step 2") or are page furniture. */
-const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|\W*)$/i
+// (Letters of every script count: Korean or Russian text is not punctuation.)
+const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|[^\p{L}\p{N}]*)$/iu
 /** Prose: two sentences or more. */
 const SENTENCES = /[.!?]\s+\p{Lu}[^.!?]*[.!?]/u
 
@@ -287,8 +324,16 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
     }
     if (NOISE.test(line.text) || isTimeOrYield(line.text)) continue
     if (kind === 'instructions' && seen.has(line.text)) continue
-    if (line.level > 0 && heading.level > 0 && line.level <= heading.level && out.length > 0) break
+    if (line.level > 0 && heading.level > 0 && line.level <= heading.level && out.length > 0) {
+      // A heading as high as "Ingredients" over more quantities ("Glaze" + "1/3 cup sugar") names their group.
+      const next = lines[j + 1]
+      const group = kind === 'ingredients' && line.text.length <= 40 && next != null && next.item &&
+        startsLikeIngredient(next.text) && headingKind(next) == null
+      if (!group) break
+    }
     if (kind === 'instructions' && line.link) continue
+    // Links right under the heading ("[edit]", "Jump to the recipe") are the heading's own, not the section's start.
+    if (line.link && out.length === 0 && !/\d/.test(line.text)) continue
     // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps.
     if (heading.kind === kind && line.kind != null && line.kind !== kind) continue
     if (scope == null) {
@@ -296,7 +341,8 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       const tag = ancestor != null && isElement(ancestor) ? ancestor.name.toLowerCase() : 'body'
       scope = tag === 'body' || tag === 'html' ? null : ancestor
     }
-    if (isSubheading(line)) {
+    // Ingredients written as headings ("<h5>• 50g butter</h5>") are ingredients, not the names of groups.
+    if (isSubheading(line) && !(kind === 'ingredients' && startsLikeIngredient(line.text))) {
       group = groupName(line.text)
       continue
     }
@@ -412,6 +458,129 @@ function listAfter (lines: Line[], ingredients: Section): Section | null {
   return out.length >= 2 && chars / out.length >= 30 ? { lines: out, score, end: ingredients.end, list } : null
 }
 
+/**
+ * The ingredients under their heading, or the list found by its shape when the heading's section barely looks like
+ * one (an "Ingredients" label over a single line of a summary box) and the shape finds a real list.
+ */
+function betterOf (byHeading: Section | null, lines: Line[], recipe: boolean): Section | null {
+  const quantities = byHeading?.lines.filter(l => startsLikeIngredient(l.text)).length ?? 0
+  if (byHeading != null && (quantities >= 2 || byHeading.lines.length >= 3)) return byHeading
+  const byShape = ingredientsByContent(lines, recipe)
+  return byShape != null && byShape.lines.length > (byHeading?.lines.length ?? 0) ? byShape : byHeading
+}
+
+/** Steps without a heading written as paragraphs: the prose that follows the ingredients, up to the next heading. */
+function proseAfter (lines: Line[], ingredients: Section): Section | null {
+  const out: SectionLine[] = []
+  let score = 0
+  let end = ingredients.end
+  let skipped = 0
+  let scope: AnyNode | null | undefined
+  const last = lines[ingredients.end]
+  for (let j = ingredients.end + 1; j < lines.length && j - ingredients.end < 200 && out.length < LIMITS.steps; j++) {
+    const line = lines[j]
+    const found = headingKind(line)
+    if (found === 'stop' || found === 'ingredients') break
+    if (NOISE.test(line.text) || isTimeOrYield(line.text)) continue
+    if (scope != null && !inside(line.block, scope)) break
+    const prose = !line.link && line.level === 0 && !line.item && (line.text.length >= 40 || /[.!?。！]$/.test(line.text))
+    if (!prose) {
+      // A heading or two ("The recipe") may stand between the ingredients and the steps; anything else after the
+      // steps ends them.
+      if (out.length > 0 || ++skipped > 3) break
+      continue
+    }
+    if (scope === undefined) {
+      const ancestor = last == null ? null : commonAncestor(last.block, line.block)
+      scope = ancestor == null || !isElement(ancestor) || ['body', 'html'].includes(ancestor.name.toLowerCase()) ? null : ancestor
+    }
+    const entry = { text: line.text, group: null }
+    out.push(entry)
+    score += lineScore(entry, 'instructions', false)
+    end = j
+  }
+  const chars = out.reduce((n, l) => n + l.text.length, 0)
+  return out.length > 0 && chars >= 80 ? { lines: out, score, end, list: null } : null
+}
+
+const BULLETED = /^[•▪◦●·*-]/
+
+/** A measure after the quantity ("200 g", "1/2 cup", "2 EL", "½ tsp", "125 克"): a list of things to buy has some. */
+const MEASURE = /^[^\p{L}]{0,12}(?:[½¼¾⅓⅔⅛⅜⅝⅞]|\d+\s*\/\s*\d+|\d*[.,]\d|(?:\d+\s*)(?:g|gr|grams?|grammes?|kg|mg|ml|cl|dl|l|liters?|litres?|oz|fl\.?\s*oz|lbs?|pounds?|ounces?|cups?|c\.|tbsp|tbs|tsp|tablespoons?|teaspoons?|pinch|dash|cloves?|cans?|el|tl|msk|tsk|ss|ts|stk|pk|szt|łyż\p{L}*|cs|cc|c\.\s*à|cuill\p{L}*|cucchia\p{L}*|cuchar\p{L}*|colher\p{L}*|eetlepels?|theelepels?|克|毫升|升|匙|杯|大さじ|小さじ|스푼|컵)(?![\p{L}]))/iu
+
+/** "1 Preheat the oven", "2 Mix": lines numbered in sequence are steps, whatever their first character. */
+const LEADING_NUMBER = /^(\d{1,2})(?:[.):]|\s)/
+
+/**
+ * Ingredients without a heading or a named container: the run of list items (or bulleted lines) that look most like
+ * ingredients: at least three, half of them or more starting with a quantity, and some with a measure ("200 g",
+ * "1/2 cup") unless the page is known to be a recipe (`recipe`: its steps have their heading). A short heading
+ * between two lists of the run names the group below it ("Produce", "Pantry").
+ */
+function ingredientsByContent (lines: Line[], recipe: boolean): Section | null {
+  let best: Section | null = null
+  let run: SectionLine[] = []
+  let quantities = 0
+  let measures = 0
+  let numbered = 0
+  let group: string | null = null
+  let pending: string | null = null
+  let list: Element | null = null
+  let block: AnyNode | null = null
+  let end = -1
+  const close = (): void => {
+    if (run.length >= 3 && quantities >= run.length / 2 && numbered < run.length / 2 &&
+      (recipe || measures >= Math.max(2, run.length / 4))) {
+      const score = quantities + (run.length - quantities) * 0.4
+      if (best == null || score > best.score) best = { lines: run, score, end, list }
+    }
+    run = []
+    quantities = 0
+    measures = 0
+    numbered = 0
+    group = null
+    pending = null
+    list = null
+    block = null
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const text = line.text
+    if (NOISE.test(text) || isTimeOrYield(text)) continue
+    const quantity = startsLikeIngredient(text)
+    const candidate = text.length <= 150 && line.kind !== 'instructions' && !SENTENCES.test(text) &&
+      !(line.ordered && text.length > 80) && !(quantity && text.length > 60 && /[.!。]$/.test(text)) &&
+      (quantity
+        ? (line.item || line.level === 0 || BULLETED.test(text))
+        // Without a quantity: an item of a list, or a line of the paragraph the run's last line is in ("Salt<br>").
+        : ((line.item || (run.length > 0 && line.block === block)) && !line.link && text.length <= 120 && !/[.!?。]$/.test(text)))
+    if (!candidate) {
+      if (pending == null && text.length <= 40 && isSubheading(line) && headingKind(line) == null) {
+        pending = groupName(text)
+        continue
+      }
+      close()
+      if (text.length <= 40 && isSubheading(line) && headingKind(line) == null) pending = groupName(text)
+      continue
+    }
+    if (pending != null) {
+      group = pending
+      pending = null
+    }
+    const n = LEADING_NUMBER.exec(text)
+    if (n != null && Number(n[1]) === numbered + 1) numbered++
+    if (quantity) quantities++
+    if (MEASURE.test(stripBullet(text))) measures++
+    list ??= line.list
+    block = line.block
+    run.push({ text, group })
+    end = i
+    if (run.length >= LIMITS.ingredients) close()
+  }
+  close()
+  return best
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Times and yields written as labels ("Prep Time: 10 mins", "Serves 4")
 
@@ -419,7 +588,7 @@ const TIME_LABEL = /^(total(?: time)?|ready in|prep(?:aration)?(?: time)?|cook(?
 const PREP_LABEL = /^(?:prep|zubereitung|arbeitszeit|vorbereitung|temps de pr|préparation|tempo di prep|preparazione|tiempo de prep|preparación|tempo de prep|bereiding)/
 const COOK_LABEL = /^(?:cook|bake|baking|kochzeit|backzeit|garzeit|temps de cuisson|cuisson|tempo di cottura|cottura|tiempo de cocc|cocción|kooktijd|tilberedning)/
 const YIELD_LABEL = /^(?:serves|servings?|yields?|makes|portions?|porties|portionen|personen|personnes|porzioni|raciones|porciones|porções|porsjoner|portioner|für)\s*:?\s*(.*)$/i
-const YIELD_VALUE = /^(\d+(?:\s*(?:-|–|to|à|a|bis)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)$/i
+const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)$/i
 /** What follows a time label: a colon, or a number right away. */
 const LABEL_VALUE = /^\s*(?::|\d|[½¼¾])/
 const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
@@ -544,6 +713,7 @@ function contentImage (page: Page, base: URL | null): string | null {
   return null
 }
 
+const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
 const alnum = (text: string): string => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '')
 
 /** Separators between a title and the site's name: " | ", " - ", " – ", " :: ", and one-sided "Cake- Site", "Cake -Site". */
@@ -589,23 +759,44 @@ export function stripSiteName (title: string, siteName: string | null, host: str
   return text.slice(parts[start].start, parts[end - 1].end).trim()
 }
 
+/** A wiki's namespace before the title ("Cookbook:Pumpkin Pie"): a capitalised word and a colon without a space. */
+const NAMESPACE = /^\p{Lu}\p{Ll}{2,30}:(?=[\p{L}\p{N}])/u
+
+function withoutNamespace (title: string): string {
+  const m = NAMESPACE.exec(title)
+  return m == null || title.length - m[0].length < 3 ? title : title.slice(m[0].length)
+}
+
 export function pageMeta (page: Page, context: PageContext): RawRecipe {
   const out: RawRecipe = {}
   const meta = metaValues(page)
   const siteName = meta('og:site_name', 'application-name')
   const host = context.base?.hostname ?? null
-  // The <h1> when the page's <title> contains it (the title minus the site's name and decorations), else the
-  // <title> without the site's name, else og:title, else the <h1>.
-  const h1 = cleanText(page.h1 ?? '', LIMITS.title * 2)
+  // The first <h1> that the page's <title> or og:title contains (the title minus the site's name and decorations)
+  // and that is not the site's name (a theme's logo), else the <title> without the site's name, else og:title, else
+  // the <h1>.
   const titleTag = cleanText(page.title ?? '', LIMITS.title * 2)
+  const ogTitle = cleanText(meta('og:title') ?? '', LIMITS.title * 2)
   const site = siteName == null ? null : cleanText(siteName)
-  if (h1 !== '' && alnum(h1).length >= 3 && alnum(titleTag).includes(alnum(h1))) {
+  const names = siteNames(site, host)
+  // A part of a title split over several <h1>s ("Baba ghanoush" + "with potato chips") is not the title: the <h1>
+  // starts the title, or is most of it.
+  const within = [titleTag, ogTitle].map(t => ({ whole: letters(t), stripped: letters(stripSiteName(t, site, host)) }))
+  const h1s = page.h1s.map(h => withoutNamespace(cleanText(h, LIMITS.title * 2))).filter(h => h !== '')
+  const h1 = h1s.find(h => {
+    const key = letters(h)
+    return key.length >= 3 && !names.includes(alnum(h)) &&
+      within.some(w => w.stripped.startsWith(key) || (w.whole.includes(key) && key.length >= w.stripped.length * 0.7))
+  })
+  if (h1 != null) {
     out.title = truncate(h1, LIMITS.title)
   } else {
-    for (const candidate of [titleTag, meta('og:title'), meta('twitter:title'), h1]) {
+    // og:title is the <title> without its decorations when the <title> contains it.
+    const ogFirst = ogTitle !== '' && letters(ogTitle).length >= 3 && letters(titleTag).includes(letters(ogTitle))
+    for (const candidate of ogFirst ? [ogTitle] : [titleTag, ogTitle, meta('twitter:title'), h1s[0]]) {
       const text = cleanText(candidate ?? '', LIMITS.title * 2)
       if (text === '') continue
-      out.title = truncate(stripSiteName(text, site, host), LIMITS.title)
+      out.title = truncate(withoutNamespace(stripSiteName(text, site, host)), LIMITS.title)
       break
     }
   }
@@ -656,8 +847,6 @@ function stepsOfSection (section: Section): RawStep[] {
   result.push(...stepsFromLines(pending, group ?? undefined))
   return result.slice(0, LIMITS.steps)
 }
-
-const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
 
 /**
  * The page's list items that are found in `text` (steps given as one text that also holds an article's prose,
@@ -715,6 +904,56 @@ export function pageGroups (lines: Line[], ingredients: RawIngredient[]): RawIng
   return groups.size >= 2 && matched >= ingredients.length / 2 ? out : null
 }
 
+const MAX_COMPARED = 50
+
+/** How many of `keys` some line of `page` contains. */
+function containedCount (keys: string[], page: string[]): number {
+  let found = 0
+  for (const key of keys) if (page.some(p => p.includes(key))) found++
+  return found
+}
+
+/**
+ * The page's own list of ingredients when the structured data gives a part of it: every structured line is on the
+ * page, and the page shows more lines, each with a quantity (a group the data left out), or the same lines with
+ * quantities the data lacks. Null when the structured lines look complete, or when the page's list carries anything
+ * else (nutrition tables, scaled copies of the list, notes): then the structured data is the cleaner source.
+ */
+export function pageIngredientsBeyond (lines: Line[], ingredients: RawIngredient[]): RawIngredient[] | null {
+  // (A list the data shortened is a short list: the comparison stays small.)
+  if (ingredients.length === 0 || ingredients.length > MAX_COMPARED) return null
+  const section = findSection(lines, 'ingredients')
+  if (section == null) return null
+  const page = ingredientsOfSection(section)
+  const keys = ingredients.map(i => letters(i.text)).filter(k => k.length >= 3)
+  const pageKeys = page.map(i => letters(i.text))
+  if (keys.length === 0 || page.length > ingredients.length * 2.5 || new Set(pageKeys).size < page.length * 0.9) return null
+  if (containedCount(keys, pageKeys) < keys.length * 0.9) return null
+  const quantity = (text: string): boolean => /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(text)
+  const extra = page.filter((_, i) => !keys.some(k => pageKeys[i].includes(k)))
+  const more = extra.length >= 2 && extra.every(i => quantity(i.text) && i.text.length <= 120) &&
+    page.length >= ingredients.length * 1.2
+  const amounts = extra.length <= 1 && page.length <= ingredients.length + 1 &&
+    ingredients.every(i => !/\d/.test(i.text)) && page.filter(i => quantity(i.text)).length >= page.length / 2
+  return more || amounts ? page : null
+}
+
+/**
+ * The page's own steps when the structured data gives a few of them: every structured step is in the page's steps,
+ * which are twice as many and hold three times the text. Null when the structured steps look complete.
+ */
+export function pageStepsBeyond (lines: Line[], steps: RawStep[]): RawStep[] | null {
+  if (steps.length === 0 || steps.length > MAX_COMPARED) return null
+  const section = findSection(lines, 'instructions')
+  if (section == null) return null
+  const page = stepsOfSection(section)
+  const keys = steps.map(s => letters(s.text)).filter(k => k.length >= 3)
+  const pageText = letters(page.map(s => s.text).join(' ').slice(0, 100_000))
+  const length = keys.reduce((n, k) => n + k.length, 0)
+  if (keys.length === 0 || containedCount(keys, [pageText]) < keys.length * 0.9) return null
+  return page.length >= steps.length * 2 + 2 && pageText.length >= length * 3 ? page : null
+}
+
 /**
  * What the page itself shows: meta tags, and with `lines` (the page read by pageLines) the ingredients and steps under
  * their headings and labelled times and yields.
@@ -722,8 +961,11 @@ export function pageGroups (lines: Line[], ingredients: RawIngredient[]): RawIng
 export function extractHeuristics (page: Page, context: PageContext, lines: Line[] | null): RawRecipe {
   const out = pageMeta(page, context)
   if (lines == null) return out
-  const ingredients = findSection(lines, 'ingredients')
-  const instructions = findSection(lines, 'instructions') ?? (ingredients == null ? null : listAfter(lines, ingredients))
+  const steps = findSection(lines, 'instructions')
+  // With steps under their heading the page is a recipe: a list of quantities without measures is its ingredients.
+  const ingredients = betterOf(findSection(lines, 'ingredients'), lines, steps != null)
+  const instructions = steps ??
+    (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients)))
   if (ingredients != null) {
     const result = ingredientsOfSection(ingredients)
     if (result.length > 0) out.ingredients = result

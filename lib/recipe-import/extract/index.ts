@@ -6,7 +6,7 @@ import type { PreviewIngredient, PreviewStep, RecipePreview } from '../preview.j
 import { absoluteUrl, LIMITS, truncate } from './clean.js'
 import { parsePage, type Page } from './dom.js'
 import { extractEmbedded } from './embedded.js'
-import { extractHeuristics, linkHref, listedStepsWithin, pageGroups, pageLines } from './heuristics.js'
+import { extractHeuristics, linkHref, listedStepsWithin, pageGroups, pageIngredientsBeyond, pageLines, pageStepsBeyond } from './heuristics.js'
 import { extractJsonLd } from './json-ld.js'
 import { extractMicrodata } from './microdata.js'
 import type { PageContext, RawRecipe } from './types.js'
@@ -79,16 +79,19 @@ export function extractRecipe (html: string, pageUrl: string): RecipePreview | n
   const recipe: RawRecipe = {}
   fill(recipe, extractJsonLd(page, context))
   fill(recipe, extractMicrodata(page, context))
-  // The page is read line by line when it can add something: missing fields, groups of ingredients, steps to refine.
-  const noTimes = recipe.totalTime == null && recipe.prepTime == null && recipe.cookTime == null
+  // The page read line by line: missing fields, groups of ingredients, steps to refine, lists the data shortened.
+  const lines = pageLines(page)
   const ungrouped = recipe.ingredients != null && recipe.ingredients.every(i => i.group == null)
-  const lines = lacks(recipe) || recipe.instructionsText != null || noTimes || recipe.yields == null || ungrouped
-    ? pageLines(page)
-    : null
-  if (lines != null && ungrouped && recipe.ingredients != null && recipe.ingredients.length > 0) {
-    recipe.ingredients = pageGroups(lines, recipe.ingredients) ?? recipe.ingredients
+  if (recipe.ingredients != null && recipe.ingredients.length > 0) {
+    const fuller = pageIngredientsBeyond(lines, recipe.ingredients)
+    if (fuller != null) recipe.ingredients = fuller
+    else if (ungrouped) recipe.ingredients = pageGroups(lines, recipe.ingredients) ?? recipe.ingredients
   }
-  if (lines != null && recipe.instructionsText != null) {
+  if (recipe.instructions != null && recipe.instructions.length > 0 && recipe.instructionsText == null) {
+    const fuller = pageStepsBeyond(lines, recipe.instructions)
+    if (fuller != null) recipe.instructions = fuller
+  }
+  if (recipe.instructionsText != null) {
     // Steps given as one text holding a whole article: the page's list of those steps is more precise.
     const listed = listedStepsWithin(lines, recipe.instructionsText)
     if (listed != null) recipe.instructions = listed

@@ -8,6 +8,11 @@ const HAS_WORD = /[\p{L}\p{N}]/u
 /** Unicode bullets, or ASCII ones followed by a space ("**bold**" and "-5 °C" are not bullets). */
 const BULLET = /^(?:[•▪▫▢☐◦●○■□✓✔➤►▶→⁃]+\s*|[-–—*·]+\s+)/
 
+/** A line that starts with a quantity or a written bullet ("2 eggs", "½ cup milk", "• salt"): an ingredient's shape. */
+export function startsLikeIngredient (line: string): boolean {
+  return /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(line) || BULLET.test(line)
+}
+
 /** Removes a list bullet written into the text ("- 300 g", "• salt", "▢ 1 cup"). */
 export function stripBullet (line: string): string {
   const stripped = line.replace(BULLET, '')
@@ -18,14 +23,14 @@ const GROUP_PREFIX = /^(?:for (?:the )?|für (?:den |die |das )?|pour (?:la |le 
 
 /** The name of a group from its heading: "For the sauce:" -> "sauce", "Dough" -> "Dough". */
 export function groupName (heading: string): string {
-  const name = heading.trim().replace(/\s*:$/, '').trim()
+  const name = heading.trim().replace(/\s*[:：]$/, '').trim()
   const stripped = name.replace(GROUP_PREFIX, '')
   return truncate(stripped === '' ? name : stripped, LIMITS.section)
 }
 
 /** "For the sauce:", "Dough:" — a line that names the lines below it rather than being one. */
 export function groupHeader (line: string): string | null {
-  if (line.length > 60 || /\d/.test(line) || !/\S\s*:$/.test(line)) return null
+  if (line.length > 60 || /\d/.test(line) || !/\S\s*[:：]$/.test(line)) return null
   const name = groupName(line)
   return name === '' ? null : name
 }

@@ -28,6 +28,8 @@ function propertyValue (el: Element, name: string, maxText: number): string {
       (attr(el, 'srcset') ?? attr(el, 'data-srcset') ?? '').split(',')[0].trim().split(/\s+/)[0]
   }
   if (tag === 'a' || tag === 'link' || tag === 'area') {
+    // A link marked as an ingredient or a step (the ingredient's page linked from its name) gives its text.
+    if (tag === 'a' && LINE_PROPERTIES.has(name.toLowerCase())) return attr(el, 'content') ?? textOf(el, false, maxText)
     return pick('href', 'content') ?? textOf(el, false, maxText)
   }
   if (tag === 'data' || tag === 'meter') return pick('value', 'content') ?? textOf(el, false, maxText)
@@ -35,6 +37,45 @@ function propertyValue (el: Element, name: string, maxText: number): string {
   const content = attr(el, 'content')
   if (content != null) return content
   return textOf(el, LINE_PROPERTIES.has(name.toLowerCase()), maxText)
+}
+
+const INGREDIENT_PROPERTIES = new Set(['recipeingredient', 'ingredients'])
+const INLINE = new Set(['a', 'span', 'b', 'strong', 'em', 'i', 'u', 'label', 'font', 'small', 'mark'])
+
+/** How many ingredient properties an element holds (counted over its first 200 nodes). */
+function ingredientProperties (root: Element): number {
+  let count = 0
+  let budget = 200
+  const stack: ParentNode[] = [root]
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!
+    if (isElement(node) && propertyNames(node).some(n => INGREDIENT_PROPERTIES.has(n.toLowerCase()))) count++
+    for (const child of node.children) if ('children' in child) stack.push(child)
+  }
+  return count
+}
+
+/**
+ * An ingredient marked on its name alone (`<li>2 cl <a itemprop="recipeIngredient">Tequila</a></li>`): the text of its
+ * list item, which holds the quantity the property lacks. Null when the property is not inline in such an item.
+ */
+function ingredientItemText (el: Element, own: string): string | null {
+  if (!INLINE.has(el.name.toLowerCase()) || /\d/.test(own)) return null
+  let item: Element | null = null
+  let node = el.parent
+  for (let depth = 0; node != null && depth < 4; depth++, node = node.parent) {
+    if (!isElement(node)) return null
+    const name = node.name.toLowerCase()
+    if (name === 'li') {
+      item = node
+      break
+    }
+    if (!INLINE.has(name)) return null
+  }
+  if (item == null || ingredientProperties(item) > 1) return null
+  const text = textOf(item, false, 2000).replace(/\s+/g, ' ').trim()
+  const name = own.replace(/\s+/g, ' ').trim()
+  return text.length <= name.length + 60 && text.includes(name) && /\d/.test(text) ? text : null
 }
 
 function propertyNames (el: Element): string[] {
@@ -74,7 +115,7 @@ export function microdataItem (scope: ParentNode): SchemaNode {
         } else {
           const text = propertyValue(node, names[0], Math.max(0, Math.min(MAX_TEXT, textBudget)))
           textBudget -= text.length
-          value = text
+          value = INGREDIENT_PROPERTIES.has(names[0].toLowerCase()) ? (ingredientItemText(node, text) ?? text) : text
         }
         for (const name of names) add(name, value)
       }
@@ -110,5 +151,9 @@ export function extractMicrodata (page: Page, context: PageContext): RawRecipe |
     best = microdataItem(page.root)
     best['@type'] = ['recipe']
   }
-  return mapSchemaRecipe(best, context)
+  const recipe = mapSchemaRecipe(best, context)
+  // An element marked as the instructions gives its steps by its own blocks (list items, paragraphs): that is the
+  // page's split already, not one text to refine from the page (a <meta> holding one paragraph still is).
+  if ((recipe.instructions?.length ?? 0) >= 2) delete recipe.instructionsText
+  return recipe
 }

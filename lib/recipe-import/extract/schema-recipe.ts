@@ -111,6 +111,11 @@ export function ingredientLines (value: unknown, deref: Deref = identity): strin
     }
   }
   visit(value, 0)
+  // One line holding the whole list, comma-separated ("125ml milk, 1 tsp vinegar, 60ml oil"): a line each.
+  if (lines.length === 1) {
+    const parts = lines[0].split(/,\s*(?=[\d½¼¾⅓⅔⅛])/)
+    if (parts.length >= 3) return parts.map(p => p.trim()).filter(p => p !== '')
+  }
   return lines
 }
 
@@ -196,20 +201,39 @@ function languageOf (value: unknown, deref: Deref): string {
 
 const defined = (text: string): string | undefined => text === '' ? undefined : text
 
+const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')
+
+/**
+ * Whether `steps` say what `description` says, ignoring case, spaces and punctuation and a truncated end (and not
+ * the description followed by the steps: an article that holds them).
+ */
+function sameText (steps: string, description: string): boolean {
+  const x = letters(steps)
+  const y = letters(description)
+  return x.length >= 20 && y.length >= 20 && x.length <= y.length * 1.2 && (x.startsWith(y) || y.startsWith(x))
+}
+
 /** A schema.org Recipe node as a RawRecipe. */
 export function mapSchemaRecipe (node: SchemaNode, context: PageContext, deref: Deref = identity): RawRecipe {
   const out: RawRecipe = {}
   out.title = defined(textValue(node.name ?? node.headline ?? node.alternativeHeadline, LIMITS.title, deref))
   out.description = defined(textValue(node.description, LIMITS.description, deref))
 
-  // Pages mixing the current and the older property (microdata often does) use both; repeated lines once.
-  const lines = [...ingredientLines(node.recipeIngredient, deref), ...ingredientLines(node.ingredients, deref)]
-  const ingredients: RawIngredient[] = ingredientsFromLines(node.recipeIngredient != null && node.ingredients != null
+  // Pages mixing the current and the older property (microdata often does) use both; repeated lines once. One line
+  // beside a list of several is the list run together (a <meta> summing up the list), not an ingredient.
+  let current = ingredientLines(node.recipeIngredient, deref)
+  let older = ingredientLines(node.ingredients, deref)
+  if (current.length === 1 && older.length >= 3) current = []
+  if (older.length === 1 && current.length >= 3) older = []
+  const lines = [...current, ...older]
+  const ingredients: RawIngredient[] = ingredientsFromLines(current.length > 0 && older.length > 0
     ? lines.filter((line, i) => lines.indexOf(line) === i || groupHeader(line) != null)
     : lines)
   if (ingredients.length > 0) out.ingredients = ingredients
   const instructionSource = deref(node.recipeInstructions ?? node.instructions)
   const steps = instructionSteps(instructionSource, deref)
+  // Steps that only repeat the description (a theme filling both with the post's excerpt) are no steps.
+  if (steps.length > 0 && out.description != null && sameText(steps.map(s => s.text).join(' '), out.description)) steps.length = 0
   if (steps.length > 0) {
     out.instructions = steps
     const single = Array.isArray(instructionSource) && instructionSource.length === 1 ? instructionSource[0] : instructionSource

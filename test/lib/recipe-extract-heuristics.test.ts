@@ -1,0 +1,263 @@
+// lib/recipe-import/extract: the heuristics for pages without (complete) structured data, each on small pages written
+// for the test: heading wording and languages, ingredient lists found by their shape, steps written as paragraphs,
+// tables, page furniture, title choice, structured data the page shows more of, microdata edge cases, and linear work
+// on pages shaped to reach each of them.
+import t from 'tap'
+import { extractRecipe } from '../../lib/recipe-import/extract/index.js'
+import type { RecipePreview } from '../../lib/recipe-import/preview.js'
+import { ld, recipe } from '../helpers/hostile-inputs.js'
+import { LINEAR_GROWTH, workOf } from '../helpers/work.js'
+
+const PAGE = 'https://cook.example.com/recipes/soup/'
+
+function extract (html: string, url = PAGE): RecipePreview {
+  const result = extractRecipe(html, url)
+  if (result == null) throw new Error('no recipe extracted')
+  return result
+}
+
+const ingredients = (r: RecipePreview): string[] => r.ingredients.map(i => i.text)
+const steps = (r: RecipePreview): string[] => r.instructions.map(s => s.text)
+const page = (body: string, head = '<title>Tomato Soup</title>'): string =>
+  `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`
+
+t.test('headings: qualified wording ("Cooking Instructions") and more languages', async t => {
+  const qualified = extract(page(`<h2>Recipe Ingredients</h2><ul><li>4 tomatoes</li><li>1 onion</li></ul>
+    <h3>Step-by-Step Instructions</h3><p>Chop the tomatoes and the onion.</p><p>Simmer for twenty minutes.</p>`))
+  t.same(ingredients(qualified), ['4 tomatoes', '1 onion'])
+  t.same(steps(qualified), ['Chop the tomatoes and the onion.', 'Simmer for twenty minutes.'])
+
+  const cooking = extract(page(`<div class="recipe"><h2>Ingredients</h2><ul><li>2 cups oats</li><li>1 cup water</li></ul>
+    <h3>Cooking Instructions</h3><ul><li>Toast the oats in a dry pan.</li><li>Pour the water over them.</li></ul></div>`))
+  t.same(ingredients(cooking), ['2 cups oats', '1 cup water'], 'the steps heading ends the ingredients')
+  t.same(steps(cooking), ['Toast the oats in a dry pan.', 'Pour the water over them.'])
+
+  const chinese = extract(page(`<p>材料：</p><ul><li>4 个 鸡蛋</li><li>125 克 糖</li></ul>
+    <p>做法：</p><p>1. 把烤箱预热至200度。</p><p>2. 把鸡蛋和糖打发。</p>`))
+  t.same(ingredients(chinese), ['4 个 鸡蛋', '125 克 糖'], 'full-width colon after the heading')
+  t.same(steps(chinese), ['把烤箱预热至200度。', '把鸡蛋和糖打发。'])
+
+  const hungarian = extract(page(`<h2>Hozzávalók</h2><ul><li>4 db tojás</li><li>250 g cukor</li></ul>
+    <h2>Elkészítése</h2><p>A tojásokat habosra keverjük a cukorral.</p>`))
+  t.same(steps(hungarian), ['A tojásokat habosra keverjük a cukorral.'])
+
+  const korean = extract(page(`<h3>재료</h3><ul><li>닭고기 500g</li><li>간장 3큰술</li></ul>
+    <h3>만드는 법</h3><ol><li>닭고기를 손질합니다.</li><li>간장에 재웁니다.</li></ol>`))
+  t.same(ingredients(korean), ['닭고기 500g', '간장 3큰술'])
+  t.same(steps(korean), ['닭고기를 손질합니다.', '간장에 재웁니다.'], 'lines in other scripts are text, not punctuation')
+
+  const russian = extract(page(`<h2>Ингредиенты</h2><ul><li>2 яйца</li><li>200 г муки</li></ul>
+    <h2>Приготовление</h2><p>Смешать муку и яйца.</p><p>Жарить на сковороде.</p>`))
+  t.same(steps(russian), ['Смешать муку и яйца.', 'Жарить на сковороде.'])
+})
+
+t.test('headings: a heading ending in "Tips" or "Storage" ends the steps', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><ul><li>1 lb chicken</li><li>2 pitas</li></ul>
+    <h2>Directions</h2><ol><li>Roast the chicken until golden.</li><li>Fill the warm pitas.</li></ol>
+    <h2>Pro Tips</h2><ol><li>Use thighs, they stay juicier.</li></ol>
+    <h2>Leftovers &amp; Storage</h2><p>Keeps three days in the fridge.</p>`))
+  t.same(steps(r), ['Roast the chicken until golden.', 'Fill the warm pitas.'])
+})
+
+t.test('headings: ingredients written as headings, group headings as high as "Ingredients", links under a heading', async t => {
+  const asHeadings = extract(page(`<h4>Ingredients</h4><h5>• 2 tablespoons olive oil</h5><h5>• 50g butter</h5><h5>• salt</h5>
+    <h4>Method</h4><p>1. Heat the oil and the butter.</p><p>2. Season with salt.</p>`))
+  t.same(ingredients(asHeadings), ['2 tablespoons olive oil', '50g butter', 'salt'], 'bulleted headings are lines, not groups')
+
+  const groups = extract(page(`<h2>Ingredients</h2><ul><li>4 cups flour</li><li>2 eggs</li></ul>
+    <h2>Glaze</h2><ul><li>1/3 cup sugar</li><li>½ cup hot water</li></ul>
+    <h2>Method</h2><ol><li>Knead the dough and let it rise.</li><li>Brush the glaze over the buns.</li></ol>
+    <h2>About us</h2><ul><li>Our story</li></ul>`))
+  t.same(groups.ingredients.map(i => [i.text, i.group]), [['4 cups flour', null], ['2 eggs', null], ['1/3 cup sugar', 'Glaze'], ['½ cup hot water', 'Glaze']])
+
+  const edit = extract(page(`<div class="heading"><h2>Ingredients</h2><span><a href="/edit">[edit]</a></span></div>
+    <ul><li>2 cups milk</li><li>1 cup pumpkin</li></ul>
+    <div class="heading"><h2>Procedure</h2><a href="/edit">[edit]</a></div><ol><li>Blend everything together.</li><li>Bake for 45 minutes.</li></ol>`))
+  t.same(ingredients(edit), ['2 cups milk', '1 cup pumpkin'], 'the heading\'s own links do not end the section')
+})
+
+t.test('ingredients by their shape: a list of quantities without a heading, groups between its lists', async t => {
+  const r = extract(page(`<h1>Tuna Melt</h1><p>We love this melt. It is quick and very good.</p>
+    <h2>Produce</h2><ul><li>1 small red onion</li><li>½ cup dill leaves</li><li>1 lemon</li></ul>
+    <h2>Pantry</h2><ul><li>2 5-ounce cans tuna</li><li>4 teaspoons Dijon mustard</li><li>Kosher salt</li></ul>
+    <h3>1. Do some prep:</h3><ol><li>Finely chop the onion and the dill.</li><li>Stir in the mustard and the tuna.</li></ol>
+    <footer><ul><li>3 stores</li><li>2 offices</li><li>1 newsletter</li></ul></footer>`))
+  t.same(r.ingredients.map(i => [i.text, i.group]), [
+    ['1 small red onion', 'Produce'], ['½ cup dill leaves', 'Produce'], ['1 lemon', 'Produce'],
+    ['2 5-ounce cans tuna', 'Pantry'], ['4 teaspoons Dijon mustard', 'Pantry'], ['Kosher salt', 'Pantry']
+  ])
+  t.same(steps(r), ['Finely chop the onion and the dill.', 'Stir in the mustard and the tuna.'])
+
+  const lines = extract(page(`<p>Recipe: Orange Carrots</p><p>3 large carrots<br>1/4 tsp. salt<br>1 Tbs. soy sauce<br>Orange juice</p>
+    <p>Cut the carrots into thick rounds and put them in a pan with the juice.</p>`))
+  t.same(ingredients(lines), ['3 large carrots', '1/4 tsp. salt', '1 Tbs. soy sauce', 'Orange juice'], 'lines of one paragraph')
+
+  const article = `<h1>Our year</h1><ul><li>3 new shops opened</li><li>2 awards won</li><li>10 people hired</li></ul>
+    <p>Thank you all for being with us this year, and see you soon.</p>`
+  t.equal(extractRecipe(page(article), PAGE), null, 'numbers without measures are not ingredients')
+  const numbered = '<ul><li>1 Heat 2 cups of oil</li><li>2 Fry 200 g of potatoes</li><li>3 Salt with 1 tsp salt</li></ul>'
+  t.equal(extractRecipe(page(numbered), PAGE), null, 'lines numbered 1, 2, 3 are steps, not ingredients')
+
+  const withSteps = extract(page(`<ul><li>2 eggs</li><li>1 onion</li><li>3 carrots</li></ul>
+    <h2>Instructions</h2><ol><li>Chop the onion and the carrots.</li><li>Scramble the eggs with them.</li></ol>`))
+  t.same(ingredients(withSteps), ['2 eggs', '1 onion', '3 carrots'], 'no measure needed when the steps have their heading')
+
+  const weak = extract(page(`<div class="summary"><p>Ingredients</p><p>Only five!</p></div>
+    <ul><li>200 g spaghetti</li><li>2 cloves garlic</li><li>4 tbsp olive oil</li><li>1 pinch chili flakes</li></ul>
+    <h2>Method</h2><ol><li>Cook the spaghetti.</li><li>Warm the garlic in the oil with the chili.</li></ol>`))
+  t.same(ingredients(weak), ['200 g spaghetti', '2 cloves garlic', '4 tbsp olive oil', '1 pinch chili flakes'],
+    'a heading over one line of a summary box gives way to the list')
+})
+
+t.test('headings: compound words ("Zutatenliste", "Ingrediëntenlijst")', async t => {
+  const de = extract(page(`<h3>Zutatenliste</h3><ul><li>250 g Mehl</li><li>3 Eier</li></ul>
+    <h3>Zubereitungsschritte</h3><ol><li>Alles verrühren.</li><li>In der Pfanne backen.</li></ol>`))
+  t.same(ingredients(de), ['250 g Mehl', '3 Eier'])
+  t.same(steps(de), ['Alles verrühren.', 'In der Pfanne backen.'])
+  const nl = extract(page('<p><b>Ingrediëntenlijst</b></p><ul><li>400 gr amandelspijs</li><li>1 rol bladerdeeg</li></ul>'))
+  t.same(ingredients(nl), ['400 gr amandelspijs', '1 rol bladerdeeg'])
+})
+
+t.test('steps written as paragraphs after the ingredients, without a heading', async t => {
+  const plain = extract(page(`<article><h1>Ribs</h1><p>Ingredients</p><ul><li>1 rack baby back ribs</li><li>1 cup brown sugar</li></ul>
+    <p>Prepare your smoker at 275 degrees with hickory wood.</p><p>Remove the membrane off the back of the rack.</p>
+    <p>Smoke until the bark is set.</p><ul class="article-share"><li><a href="/fb">Facebook</a></li></ul>
+    <p>More about our smokers and our rubs, read on for our story and plans.</p></article>`))
+  t.same(steps(plain), ['Prepare your smoker at 275 degrees with hickory wood.', 'Remove the membrane off the back of the rack.', 'Smoke until the bark is set.'])
+
+  const named = extract(page(`<main><h2>Hozzávalók</h2><ul><li>4 db tojás</li><li>250 g porcukor</li></ul>
+    <h2>A recept</h2><p>A tojásokat szétválasztjuk, a sárgáját a cukorral habosra keverjük, majd megsütjük.</p>
+    <h2>További receptek</h2><p>Ez egy másik recept leírása, amely nem tartozik ide egyáltalán.</p></main>`))
+  t.same(steps(named), ['A tojásokat szétválasztjuk, a sárgáját a cukorral habosra keverjük, majd megsütjük.'], 'after a heading the extractor does not know')
+})
+
+t.test('table rows are lines, sign-up boxes are not the page\'s text', async t => {
+  const table = extract(page(`<h2>Ingredients</h2><table><tr><td>200 g</td><td>flour</td></tr><tr><td>2</td><td>eggs</td></tr></table>
+    <h2>Method</h2><ol><li>Mix the flour and the eggs.</li></ol>`))
+  t.same(ingredients(table), ['200 g flour', '2 eggs'])
+
+  const promo = extract(page(`<p><b>Ingredients:</b></p><p>- 250g shortcrust pastry</p><p>- 3 egg yolks</p>
+    <p class="article-newsletter-signup-cta">Sign up to our newsletter to stay up-to-date!</p>
+    <div class="newsletter-box"><a href="/subscribe">Subscribe</a></div>
+    <p><b>Method:</b></p><p>Line the tins with the pastry and bake.</p>`))
+  t.same(ingredients(promo), ['250g shortcrust pastry', '3 egg yolks'])
+})
+
+t.test('title: the <h1> og:title names, never the site\'s name, a part of the title or a wiki namespace', async t => {
+  const og = extract(page('<h1>Two favorites in one apple tart</h1><h2>Ingredients</h2><ul><li>4 apples</li></ul>',
+    '<title>Apple tart recipe</title><meta property="og:title" content="Two favorites in one apple tart">'))
+  t.equal(og.title, 'Two favorites in one apple tart')
+
+  const logo = extract(page('<h1 class="site-title">FEL!X KITCHEN</h1><h1>PICCATA</h1><h2>Zutaten</h2><ul><li>1 Ei</li></ul>',
+    '<title>PICCATA – FEL!X KITCHEN</title>'), 'https://felix.example/2024/piccata/')
+  t.equal(logo.title, 'PICCATA', 'the first <h1> is the site\'s name')
+
+  const split = extract(page('<h1>baba ghanoush</h1><h1>with potato chips</h1><h2>Ingredients</h2><ul><li>2 eggplants</li></ul>',
+    '<title>Smoky Eggplant Dip With Potato Chips | Donna Cooks</title><meta property="og:site_name" content="Donna Cooks">'))
+  t.equal(split.title, 'Smoky Eggplant Dip With Potato Chips', 'a fragment of the title is not the title')
+
+  const wiki = extract(page('<h1>Cookbook:Pumpkin Pie</h1><h2>Ingredients</h2><ul><li>2 cups milk</li></ul>',
+    '<title>Cookbook:Pumpkin Pie - Wikibooks, open books for an open world</title>'), 'https://en.wikibooks.example/wiki/Cookbook:Pumpkin_Pie')
+  t.equal(wiki.title, 'Pumpkin Pie')
+
+  const noH1 = extract(page('<h2>Ingredients</h2><ul><li>2 cups milk</li></ul>',
+    '<title>Pumpkin Pie - Best Recipes Ever</title><meta property="og:title" content="Pumpkin Pie">'))
+  t.equal(noH1.title, 'Pumpkin Pie', 'og:title is the <title> without its decorations')
+})
+
+t.test('structured data the page shows more of: the page\'s list; complete data kept', async t => {
+  const partial = ld(recipe({ recipeIngredient: ['3 tbsp soy sauce', '2 tbsp water', '1 large egg'] }), '<title>Chicken</title>')
+    .replace('<body></body>', `<body><h2>Ingredients</h2><ul><li>1 pound chicken thighs</li><li>½ teaspoon salt</li>
+      <li>3 tbsp soy sauce</li><li>2 tbsp water</li><li>1 large egg</li></ul></body>`)
+  t.same(ingredients(extract(partial)), ['1 pound chicken thighs', '½ teaspoon salt', '3 tbsp soy sauce', '2 tbsp water', '1 large egg'])
+
+  const bare = ld(recipe({ recipeIngredient: ['Tequila', 'Lime juice', 'Triple sec'] })).replace('<body></body>',
+    '<body><h3>Ingredients</h3><ul><li>4 cl Tequila</li><li>2 cl Lime juice</li><li>2 cl Triple sec</li></ul></body>')
+  t.same(ingredients(extract(bare)), ['4 cl Tequila', '2 cl Lime juice', '2 cl Triple sec'], 'quantities the data lacks')
+
+  const complete = ld(recipe({ recipeIngredient: ['2 mangoes', '1 lime', '½ red onion'] })).replace('<body></body>',
+    `<body><h2>Ingredients</h2><ul><li>2 mangoes</li><li>1 lime</li><li>½ red onion</li></ul>
+    <h3>Nutrition</h3><ul><li>Energy</li><li>135 kcal</li><li>Fat</li><li>1 g</li></ul></body>`)
+  t.same(ingredients(extract(complete)), ['2 mangoes', '1 lime', '½ red onion'], 'no more ingredients on the page')
+
+  const scaled = ld(recipe({ recipeIngredient: ['1 l stock', '220 g polenta', 'Salt'] })).replace('<body></body>',
+    `<body><h2>Ingredients</h2><ul><li>5 dl stock</li><li>110 g polenta</li><li>Salt</li><li>1 l stock</li><li>220 g polenta</li>
+    <li>Salt</li><li>2 l stock</li><li>440 g polenta</li><li>Salt</li></ul></body>`)
+  t.same(ingredients(extract(scaled)), ['1 l stock', '220 g polenta', 'Salt'], 'scaled copies of the list are not more ingredients')
+
+  const fewSteps = ld(recipe({ recipeInstructions: [{ '@type': 'HowToStep', text: 'Make a vegetable stock.' }] })).replace('<body></body>',
+    `<body><h2>Bereiding</h2><ol><li>Make a vegetable stock.</li><li>Poach the chicken in the stock for an hour.</li>
+    <li>Bake the pastry shells until golden and puffed.</li><li>Make a roux with butter and flour, then add the stock.</li></ol></body>`)
+  t.same(steps(extract(fewSteps)), ['Make a vegetable stock.', 'Poach the chicken in the stock for an hour.',
+    'Bake the pastry shells until golden and puffed.', 'Make a roux with butter and flour, then add the stock.'])
+
+  const tips = ld(recipe({ recipeInstructions: ['Cut the chicken into cubes.', 'Coat the cubes in flour.', 'Fry until golden.'] }))
+    .replace('<body></body>', `<body><h2>Instructions</h2><ol><li>Cut the chicken into cubes.</li><li>Tip: use thighs.</li>
+      <li>Coat the cubes in flour.</li><li>Tip: flour with spices.</li><li>Fry until golden.</li></ol></body>`)
+  t.same(steps(extract(tips)), ['Cut the chicken into cubes.', 'Coat the cubes in flour.', 'Fry until golden.'], 'complete steps kept')
+})
+
+t.test('structured data: steps that repeat the description, ingredients run together with commas', async t => {
+  const excerpt = 'Around the holidays everybody bakes these bars. As a child I could never wait for them and now'
+  const html = ld(recipe({ description: excerpt, recipeInstructions: excerpt + '...' })).replace('<body></body>',
+    '<body><h2>Method</h2><ol><li>Roll out the pastry and cut it in half.</li><li>Bake until golden.</li></ol></body>')
+  t.same(steps(extract(html)), ['Roll out the pastry and cut it in half.', 'Bake until golden.'], 'the page\'s steps instead')
+  const article = ld(recipe({ description: excerpt, recipeInstructions: `${excerpt} we bake them. Mix the flour. Bake.` }))
+  t.ok(steps(extract(article)).join(' ').includes('Mix the flour.'), 'a text that goes on past the description is kept')
+
+  const joined = extract(ld(recipe({ recipeIngredient: ['125ml milk, 1 tsp vinegar, 60ml olive oil, 100g sugar'] })))
+  t.same(ingredients(joined), ['125ml milk', '1 tsp vinegar', '60ml olive oil', '100g sugar'])
+  const commas = extract(ld(recipe({ recipeIngredient: ['Salt, pepper, 1 lemon'] })))
+  t.same(ingredients(commas), ['Salt, pepper, 1 lemon'], 'one comma before a quantity is an ingredient\'s own')
+})
+
+t.test('yields written "for 3 to 4 servings" are not ingredients', async t => {
+  const r = extract(page('<h2>Ingredients</h2><p>for 3 to 4 servings</p><ul><li>1 pound chicken</li><li>2 eggs</li></ul>'))
+  t.same(ingredients(r), ['1 pound chicken', '2 eggs'])
+  t.equal(r.servings, 3)
+})
+
+t.test('microdata: the quantity beside the property, a list run together, the instructions element\'s own blocks', async t => {
+  const html = `<div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Margarita</h1>
+    <ul><li><span>4 cl <a href="/tequila" itemprop="recipeIngredient">Tequila</a></span></li>
+    <li><span>2 cl <a href="/lime" itemprop="recipeIngredient">Lime juice</a></span></li>
+    <li><span itemprop="recipeIngredient">Salt</span> and <span itemprop="recipeIngredient">ice</span></li></ul>
+    <div itemprop="recipeInstructions"><ol><li>Salt the rim of the glass.</li><li>Shake with ice.</li></ol>
+    <p>We add a little syrup: it balances the drink.</p></div></div>`
+  const r = extract(html)
+  t.same(ingredients(r), ['4 cl Tequila', '2 cl Lime juice', 'Salt', 'ice'], 'the item\'s text when it holds one property')
+  t.same(steps(r), ['Salt the rim of the glass.', 'Shake with ice.', 'We add a little syrup: it balances the drink.'])
+
+  const joined = `<div itemscope itemtype="http://schema.org/Recipe"><meta itemprop="name" content="Gratin">
+    <span itemprop="ingredients">2 kohlrabi</span><span itemprop="ingredients">6 potatoes</span><span itemprop="ingredients">1 onion</span>
+    <meta itemprop="recipeIngredient" content="2 kohlrabi 6 potatoes 1 onion">
+    <div itemprop="recipeInstructions"><ol><li>Slice and bake.</li></ol></div></div>`
+  t.same(ingredients(extract(joined)), ['2 kohlrabi', '6 potatoes', '1 onion'])
+})
+
+// Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
+// the size, past every cap.
+function shapedPages (size: number): Record<string, string> {
+  const n = (unit: string): number => Math.max(1, Math.floor(size / unit.length))
+  const li = '<li>2 cups flour</li>'
+  return {
+    'lists of quantities without a heading': page(`<ul>${li.repeat(n(li) / 2)}</ul><p>Mix well and bake it until done.</p>`),
+    'many short lists between headings': page('<h3>Dough</h3><ul><li>1 cup milk</li><li>2 g salt</li><li>3 eggs</li></ul>'.repeat(n('<h3>Dough</h3><ul><li>1 cup milk</li><li>2 g salt</li><li>3 eggs</li></ul>'))),
+    'prose after the ingredients': page(`<h2>Ingredients</h2><ul>${li.repeat(5)}</ul>` + '<p>Stir the soup slowly for a while.</p>'.repeat(n('<p>Stir the soup slowly for a while.</p>'))),
+    'table rows': page('<h2>Ingredients</h2><table>' + '<tr><td>200 g</td><td>flour</td></tr>'.repeat(n('<tr><td>200 g</td><td>flour</td></tr>')) + '</table>'),
+    'many <h1>s': page('<h1>Soup</h1>'.repeat(n('<h1>Soup</h1>')) + `<h2>Ingredients</h2><ul>${li}</ul>`, '<title>Soup | Site</title><meta property="og:title" content="Soup">'),
+    'microdata names in list items': `<div itemscope itemtype="https://schema.org/Recipe"><ul>${'<li>2 cl <span itemprop="recipeIngredient">rum</span></li>'.repeat(n('<li>2 cl <span itemprop="recipeIngredient">rum</span></li>'))}</ul></div>`,
+    'structured data beside a long page list': ld(recipe({ recipeIngredient: ['2 cups flour', '1 egg'] })).replace('<body></body>',
+      `<body><h2>Ingredients</h2><ul>${'<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'.repeat(n('<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'))}</ul></body>`),
+    'headings ending in tips': page('<h2>Kitchen Tips</h2><p>1 cup</p>'.repeat(n('<h2>Kitchen Tips</h2><p>1 cup</p>')))
+  }
+}
+
+t.test('the heuristics stay linear', async t => {
+  const [quarter, full] = [62_500, 250_000].map(shapedPages)
+  for (const [name, html] of Object.entries(full)) {
+    const small = workOf(() => extractRecipe(quarter[name], PAGE))
+    const large = workOf(() => extractRecipe(html, PAGE))
+    t.ok(large / small < LINEAR_GROWTH, `${name}: work ${large} for ${html.length} characters, ${(large / small).toFixed(2)}x a quarter of it`)
+  }
+})
