@@ -5,11 +5,12 @@
 //                                                                           heapTotal, external }
 //   { probe: 'cpu' }    -> CPU time used so far (µs), to tell when the process has gone quiet
 //   { probe: 'gc' }     -> a full garbage collection, then as 'report' (a diagnosis: what a collection would give back)
+//   { probe: 'snapshot' } -> writes a heap snapshot into the working folder -> { probe, id, file }
 // Loop delays are in ms, memory in MB. peakRss is the process's high-water mark (VmHWM): since the last reset where
 // Linux lets a process reset it (writing 5 to /proc/self/clear_refs), else since the process started.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { setFlagsFromString } from 'node:v8'
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
 if (typeof process.send === 'function') {
@@ -53,6 +54,8 @@ if (typeof process.send === 'function') {
         heapTotal: mb(process.memoryUsage().heapTotal),
         external: mb(process.memoryUsage().external)
       })
+    } else if (probe === 'snapshot') {
+      process.send({ probe, id, file: writeHeapSnapshot() })
     } else if (probe === 'cpu') {
       const { user, system } = process.cpuUsage()
       process.send({ probe, id, cpu: user + system })

@@ -21,6 +21,8 @@ export interface Child {
   report: () => Promise<ProbeReport>
   /** A full garbage collection first, then the report: what a collection would give back (a diagnosis, not a target). */
   collect: () => Promise<ProbeReport>
+  /** Writes a heap snapshot in the child's working folder; its file name. */
+  snapshot: () => Promise<string>
   /** Resolves once the process used less than 5% of a core over 250 ms (in-flight work finished), or after maxMs. */
   quiet: (maxMs?: number) => Promise<void>
   stop: () => Promise<void>
@@ -123,6 +125,7 @@ export async function startChild (options: StartOptions): Promise<Child> {
       return { loopP50, loopP99, loopMax, rss, peakRss, heapTotal, external }
     },
     collect: async () => await ask<ProbeReport>('gc'),
+    snapshot: async () => (await ask<{ file: string }>('snapshot', 120_000)).file,
     quiet: async (maxMs = 20_000) => {
       const end = Date.now() + maxMs
       let last = (await ask<{ cpu: number }>('cpu')).cpu

@@ -14,6 +14,7 @@
 //   UPLOAD_PARTS=single,parallel,...  the parts to run (default all)   UPLOAD_BURST  the parallel count (10)
 //   UPLOAD_SERVICE_ENV="NAME=value ..." more environment for the service   UPLOAD_NODE_ARGS  more node flags for it
 //   (a profile: --cpu-prof --cpu-prof-dir=/tmp/prof)   UPLOAD_KEEP=1  keeps the service's log and files
+//   UPLOAD_HEAP_SNAPSHOT=1  writes the service's heap after the parts (into its working folder)
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -254,6 +255,7 @@ async function main (): Promise<void> {
     report('RSS after the parts', after - before <= TARGETS.rssReturnMb,
       `${memory(first)} before, ${levels.join(', ')}`, `within ${TARGETS.rssReturnMb} MB of before, 30 s after`)
     report('diagnosis: after a forced full garbage collection', null, memory(await service.collect()))
+    if (process.env.UPLOAD_HEAP_SNAPSHOT != null) console.log(`heap snapshot: ${await service.snapshot()}`)
   } finally {
     await service?.stop()
     await dropDatabase(SERVER_URL, name)
