@@ -6,6 +6,7 @@ import envSchema from 'env-schema'
 import webPush from 'web-push'
 import { Type, type Static } from 'typebox'
 import { exactOrigin } from './lib/recipe-import/allowed-origins.js'
+import { parsePlatformOrigins } from './lib/video-import/links.js'
 
 /** The lowest bcrypt cost production accepts; tests run at 4 (BCRYPT_COST) to register users in a millisecond. */
 export const MIN_PRODUCTION_BCRYPT_COST = 10
@@ -74,12 +75,20 @@ const EnvSchema = Type.Object({
   AI_API_KEY: Type.Optional(Type.String()),
   AI_MODEL: Type.String({ default: 'gpt-4o-mini' }),
   AI_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 60_000 }),
+  /** Video import: transcribe a post's audio with the provider's /audio/transcriptions when it has no subtitles. */
+  AI_TRANSCRIBE: Type.Boolean({ default: false }),
+  AI_TRANSCRIBE_MODEL: Type.String({ default: 'whisper-1' }),
   CHROMIUM_PATH: Type.Optional(Type.String()),
   /** Tests only: exact origins (`http://127.0.0.1:4567,...`) the import may fetch from though they are loopback. */
   IMPORT_ALLOW_ORIGINS: Type.Optional(Type.String()),
-  /** Chromium (about 630 MB in 9 processes) is closed after this long without a render, and relaunched on the next. */
+  /**
+   * Tests only (refused in production): `host=origin,...` sends the video import's requests for a platform host
+   * (`www.tiktok.com=http://127.0.0.1:4567`) to a local server instead; when set, no other host is fetched.
+   */
+  VIDEO_PLATFORM_ORIGINS: Type.Optional(Type.String()),
   /** An imported recipe's image is copied within this time (DNS, redirects and body), else the recipe has none. */
   IMPORT_IMAGE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
+  /** Chromium (about 630 MB in 9 processes) is closed after this long without a render, and relaunched on the next. */
   BROWSER_IDLE_CLOSE_MS: Type.Integer({ minimum: 10, maximum: 86_400_000, default: 60_000 }),
   /** Client-side analytics the web app may load (GET /api/analytics/config); unset: none. */
   ANALYTICS_PROVIDER: Type.Optional(Type.Union([Type.Literal('plausible'), Type.Literal('umami'), Type.Literal('matomo'), Type.Literal('google')])),
@@ -161,6 +170,11 @@ export interface Config {
   /** IMPORT_IMAGE_TIMEOUT_MS: the bound on copying an imported recipe's image. */
   importImageTimeoutMs: number
   browserIdleCloseMs: number
+  /**
+   * The video import (lib/video-import): AI_TRANSCRIBE and its model, and VIDEO_PLATFORM_ORIGINS (tests) as
+   * platform host -> `URL.origin` of the server that plays it.
+   */
+  videoImport: { transcribe: boolean, transcribeModel: string, platformOrigins: Record<string, string> }
   /** Web Push keys; both unset (production without VAPID_* set) means push is off. */
   vapid: { publicKey?: string, privateKey?: string, subject: string }
   jobs: { retryDelaySeconds: number, scheduled: boolean }
@@ -347,6 +361,7 @@ export async function loadConfig (source: NodeJS.ProcessEnv = process.env): Prom
     importAllowOrigins: parseImportOrigins(env.IMPORT_ALLOW_ORIGINS),
     importImageTimeoutMs: env.IMPORT_IMAGE_TIMEOUT_MS,
     browserIdleCloseMs: env.BROWSER_IDLE_CLOSE_MS,
+    videoImport: { transcribe: env.AI_TRANSCRIBE, transcribeModel: env.AI_TRANSCRIBE_MODEL, platformOrigins: videoPlatformOrigins(env.VIDEO_PLATFORM_ORIGINS, isProduction) },
     vapid,
     jobs: { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS, scheduled: env.SCHEDULED_JOBS },
     analytics: { provider: env.ANALYTICS_PROVIDER, siteId: env.ANALYTICS_SITE_ID, host: env.ANALYTICS_HOST },
@@ -365,6 +380,15 @@ function parseImportOrigins (raw: string | undefined): string[] {
     if (origin == null) throw new ConfigError(`Invalid configuration: IMPORT_ALLOW_ORIGINS entry "${entry}" is not an origin (scheme://host:port)`)
     return origin
   })
+}
+
+/** VIDEO_PLATFORM_ORIGINS: each entry a platform host and exactly one origin; never in production. */
+function videoPlatformOrigins (raw: string | undefined, isProduction: boolean): Record<string, string> {
+  if (raw == null) return {}
+  if (isProduction) throw new ConfigError('Invalid configuration: VIDEO_PLATFORM_ORIGINS is for tests only and refused in production')
+  const parsed = parsePlatformOrigins(raw)
+  if (typeof parsed === 'string') throw new ConfigError(`Invalid configuration: VIDEO_PLATFORM_ORIGINS ${parsed}`)
+  return parsed
 }
 
 function parseOAuthProviders (raw: string | undefined): Record<string, OAuthProvider> {

@@ -233,6 +233,8 @@ export class UrlNotAllowed extends HttpError {
 export const pageReadTimeout = (seconds: number) =>
   new HttpError(504, 'The page took too long to read', { code: 'PAGE_READ_TIMEOUT', details: [`reading the page took longer than ${seconds} s`] })
 export const NoRecipeFound = named('NO_RECIPE_FOUND', 422, 'No recipe found')
+/** The same 422 with the reason in `details` (a video post that is removed, private, blocked, or holds no recipe). */
+export const noRecipeFoundBecause = (reason: string) => new HttpError(422, 'No recipe found', { code: 'NO_RECIPE_FOUND', details: [reason] })
 /** The page did not come back (timeout, too large, not HTML, an error status): the reason is in `details`. */
 export const pageNotFetched = (reason: string) => new HttpError(502, 'The page could not be fetched', { code: 'PAGE_NOT_FETCHED', details: [reason] })
 export const ImportBusy = named('IMPORT_BUSY', 503, 'Import service busy, please retry')

@@ -44,6 +44,11 @@ export interface SafeFetchOptions {
   maxBytes?: number
   /** Redirects followed at most, default 5. */
   maxRedirects?: number
+  /**
+   * Default true. False: a redirect is not followed but answered as it came (status 3xx, `location` among the
+   * headers, empty body), for callers that check each hop themselves (the video import's platform hosts).
+   */
+  followRedirects?: boolean
   /** Given the media type (lowercase, no parameters; '' when absent); default: text/html, application/xhtml+xml. */
   accept?: (contentType: string) => boolean
   method?: 'GET' | 'HEAD'
@@ -357,6 +362,9 @@ export async function safeFetch (url: string, options: SafeFetchOptions = {}): P
       const location = response.headers.location
       if (REDIRECTS.has(status) && location != null && location !== '') {
         response.destroy()
+        if (options.followRedirects === false) {
+          return { url: current.href, status, headers: flatHeaders(response), contentType: mediaType(response.headers['content-type']), body: Buffer.alloc(0) }
+        }
         if (redirects >= maxRedirects) throw new FetchFailed(`too many redirects (more than ${maxRedirects})`)
         let next: URL
         try {

@@ -1,0 +1,52 @@
+// Where a platform's page is read. Reading is linear in the page (html.ts, page.ts), yet parsing a few megabytes of
+// embedded JSON still costs tens of milliseconds: a page larger than a small one goes to a worker thread (piscina:
+// one thread, a bounded queue, a time limit), so the event loop keeps serving other requests.
+import { Piscina } from 'piscina'
+import type { Platform } from './links.js'
+import { readVideoPage, type PageRead } from './page.js'
+
+/** Pages up to this many characters are read on the calling thread (a few milliseconds at most). */
+export const READ_ON_THREAD_CHARS = 64 * 1024
+/** Pages waiting for the thread beyond the one it reads: more are refused (the caller answers 503). */
+export const MAX_QUEUED = 16
+/** A page whose reading takes longer is abandoned (its thread ends). */
+export const READ_TIMEOUT_MS = 10_000
+
+// Run the TypeScript source in development and tests (the tsx loader is inherited by workers), the built file in dist.
+const WORKER = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
+
+export class ReaderBusy extends Error {
+  override name = 'ReaderBusy'
+}
+
+export class ReadTimedOut extends Error {
+  override name = 'ReadTimedOut'
+}
+
+export interface PageReader {
+  read: (html: string, platform: Platform, postId: string | null) => Promise<PageRead>
+  /** Ends the thread, if one was started. */
+  close: () => Promise<void>
+}
+
+/** One thread at most, started on the first large page and ended after a minute without one. */
+export function createPageReader (): PageReader {
+  let pool: Piscina | undefined
+  return {
+    async read (html, platform, postId) {
+      if (html.length <= READ_ON_THREAD_CHARS) return readVideoPage(html, platform, postId)
+      pool ??= new Piscina({ filename: WORKER.href, minThreads: 0, maxThreads: 1, maxQueue: MAX_QUEUED, idleTimeout: 60_000 })
+      if (pool.queueSize >= MAX_QUEUED) throw new ReaderBusy('the page reader is busy')
+      const signal = AbortSignal.timeout(READ_TIMEOUT_MS)
+      try {
+        return await pool.run({ html, platform, postId }, { signal }) as PageRead
+      } catch (err) {
+        if (signal.aborted) throw new ReadTimedOut(`reading the page took longer than ${READ_TIMEOUT_MS / 1000} s`, { cause: err })
+        throw err
+      }
+    },
+    async close () {
+      await pool?.close({ force: true })
+    }
+  }
+}
