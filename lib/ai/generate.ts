@@ -46,8 +46,31 @@ export interface GenerationOptions {
 }
 
 export async function generateRecipe (chat: ChatClient, request: AiRequest, options: GenerationOptions): Promise<GeneratedRecipe> {
-  const { stats, read: readReply = readRecipe } = options
   const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: userPrompt(request) }]
+  const requested = (request.ingredients ?? []).length
+  return await converse(chat, messages, options, recipe => {
+    const grounding = checkGrounding(request.ingredients ?? [], recipe)
+    if (grounding.ok) return { ok: true }
+    return {
+      ok: false,
+      detail: `ingredients: uses ${grounding.used.length} of the ${requested} requested (at least ${grounding.required} needed); ` +
+        `missing: ${grounding.missing.join(', ')}`,
+      prompt: groundingPrompt(grounding.missing, grounding.required, requested)
+    }
+  })
+}
+
+/** What a grounding check says of a readable recipe: fine, or what is wrong and what to tell the model. */
+export type Grounding = { ok: true } | { ok: false, detail: string, prompt: string }
+
+/**
+ * The exchange every use of the model holds (generation, the video import): ask, read the reply, send its problems
+ * back once (repair), check the recipe against what it must rest on (`ground`) and send that back once; then the
+ * recipe, or UnusableRecipe with every attempt's problems. A refusal ends it at once (ModelRefusal).
+ */
+export async function converse (chat: ChatClient, messages: ChatMessage[], options: GenerationOptions,
+  ground: (recipe: GeneratedRecipe) => Grounding): Promise<GeneratedRecipe> {
+  const { stats, read: readReply = readRecipe } = options
   const details: string[] = []
   let repairs = 1
   let groundings = 1
@@ -74,13 +97,11 @@ export async function generateRecipe (chat: ChatClient, request: AiRequest, opti
       }
       throw new UnusableRecipe(details.slice(0, 20))
     }
-    const grounding = checkGrounding(request.ingredients ?? [], read.recipe)
+    const grounding = ground(read.recipe)
     if (!grounding.ok) {
-      const requested = (request.ingredients ?? []).length
-      details.push(`attempt ${stats.attempts}: ingredients: uses ${grounding.used.length} of the ${requested} requested ` +
-        `(at least ${grounding.required} needed); missing: ${grounding.missing.join(', ')}`)
+      details.push(`attempt ${stats.attempts}: ${grounding.detail}`)
       if (groundings-- > 0) {
-        messages.push(reply, { role: 'user', content: groundingPrompt(grounding.missing, grounding.required, requested) })
+        messages.push(reply, { role: 'user', content: grounding.prompt })
         continue
       }
       throw new UnusableRecipe(details.slice(0, 20))

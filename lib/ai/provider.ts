@@ -90,7 +90,7 @@ function retryAfterSeconds (header: string | null): number | undefined {
 }
 
 /** Reads at most `max` bytes of the body; more is an error (the stream is cancelled). */
-async function readBounded (response: Response, max: number): Promise<string> {
+export async function readBounded (response: Response, max: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > max) {
     await response.body?.cancel().catch(() => {})

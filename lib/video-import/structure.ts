@@ -4,10 +4,9 @@
 // (lib/ai: one repair retry, one grounding retry); here grounding means the recipe's ingredients come from what the
 // video says, and it keeps the ingredients the caption lists. The caller falls back to the text importer's result
 // when the model fails.
-import { ModelRefusal, UnusableRecipe, type GenerationStats } from '../ai/generate.js'
-import { repairPrompt } from '../ai/prompts.js'
+import { converse, type GenerationOptions } from '../ai/generate.js'
 import type { ChatClient, ChatMessage } from '../ai/provider.js'
-import { GROUNDING_SHARE, readRecipe, type GeneratedRecipe, type ReadResult } from '../ai/recipe-output.js'
+import { GROUNDING_SHARE, type GeneratedRecipe } from '../ai/recipe-output.js'
 import { singular, words } from '../nutrition/text.js'
 import type { RecipePreview } from '../recipe-import/preview.js'
 import { parseRecipeText, TEXT_LIMITS, UNTITLED } from '../recipe-import/text.js'
@@ -212,63 +211,31 @@ export function checkVideoGrounding (said: Set<string>, expected: string[], reci
   return { ok: inventedOk && keptOk, invented: inventedOk ? [] : invented.slice(0, 20), dropped: keptOk ? [] : dropped.slice(0, 20) }
 }
 
-/** A reply is sent back to the model at most this long. */
-const MAX_ECHO = 20_000
-
-export interface StructureOptions {
-  signal?: AbortSignal
-  stats: GenerationStats
-  read?: (content: string | null) => ReadResult | Promise<ReadResult>
+export interface StructureOptions extends GenerationOptions {
   /** Ingredient names the text importer found in the caption: the recipe must keep most of them. */
   expected: string[]
 }
 
 /**
- * The model's recipe of the video: at most one repair retry (the reply was not a recipe) and one grounding retry.
+ * The model's recipe of the video, held to what the video says (`converse`: one repair, one grounding retry).
  * Throws ModelRefusal, UnusableRecipe or the provider's AiProviderError.
  */
 export async function structureWithModel (chat: ChatClient, post: Pick<VideoPost, 'platform' | 'title'>, videoWords: VideoWords,
   options: StructureOptions): Promise<GeneratedRecipe> {
-  const { stats, read: readReply = readRecipe } = options
   const said = wordSet([post.title ?? '', videoWords.caption, videoWords.subtitles ?? '', videoWords.transcript ?? ''].join('\n'))
   const messages: ChatMessage[] = [{ role: 'system', content: VIDEO_SYSTEM_PROMPT }, { role: 'user', content: videoPrompt(post, videoWords) }]
-  const details: string[] = []
-  let repairs = 1
-  let groundings = 1
-  for (;;) {
-    stats.attempts++
-    const completion = await chat.complete(messages, { signal: options.signal })
-    if (completion.usage != null) {
-      stats.promptTokens = (stats.promptTokens ?? 0) + completion.usage.promptTokens
-      stats.completionTokens = (stats.completionTokens ?? 0) + completion.usage.completionTokens
-      stats.totalTokens = (stats.totalTokens ?? 0) + completion.usage.totalTokens
-    }
-    if (completion.refusal != null) throw new ModelRefusal(completion.refusal.slice(0, 500))
-    const read = await readReply(completion.content)
-    const reply: ChatMessage = { role: 'assistant', content: (completion.content ?? '').slice(0, MAX_ECHO) }
-    if (!read.ok && 'refusal' in read) throw new ModelRefusal(read.refusal)
-    if (!read.ok) {
-      details.push(...read.problems.map(p => `attempt ${stats.attempts}: ${p}`))
-      if (repairs-- > 0) {
-        messages.push(reply, { role: 'user', content: repairPrompt(read.problems) })
-        continue
-      }
-      throw new UnusableRecipe(details.slice(0, 20))
-    }
-    const grounding = checkVideoGrounding(said, options.expected, read.recipe)
-    if (!grounding.ok) {
-      details.push(`attempt ${stats.attempts}: ingredients: ${[
+  return await converse(chat, messages, options, recipe => {
+    const grounding = checkVideoGrounding(said, options.expected, recipe)
+    if (grounding.ok) return { ok: true }
+    return {
+      ok: false,
+      detail: `ingredients: ${[
         ...(grounding.invented.length > 0 ? [`not in the video: ${grounding.invented.join(', ')}`] : []),
         ...(grounding.dropped.length > 0 ? [`left out from the caption: ${grounding.dropped.join(', ')}`] : [])
-      ].join('; ')}`)
-      if (groundings-- > 0) {
-        messages.push(reply, { role: 'user', content: videoGroundingPrompt(grounding.invented, grounding.dropped) })
-        continue
-      }
-      throw new UnusableRecipe(details.slice(0, 20))
+      ].join('; ')}`,
+      prompt: videoGroundingPrompt(grounding.invented, grounding.dropped)
     }
-    return read.recipe
-  }
+  })
 }
 
 /** The model's recipe as a preview (the recipe bounds are applied where it is saved). */

@@ -2,7 +2,7 @@
 // the OpenAI-compatible form (multipart: `file`, `model`, `response_format=json`; answer `{ "text": ... }`). The
 // audio is bytes the caller fetched within its bounds; the answer is read up to 1 MB and its text kept up to
 // TRANSCRIPT_MAX_CHARS. One request, never retried; failures are AiProviderError as for chat completions.
-import { AiProviderError } from '../ai/provider.js'
+import { AiProviderError, readBounded } from '../ai/provider.js'
 import { sanitizeString } from '../sanitize.js'
 
 /** Audio sent to be transcribed at most (the OpenAI endpoint takes up to 25 MB). */
@@ -20,24 +20,6 @@ export interface TranscribeOptions {
 
 /** `{baseUrl}/audio/transcriptions`, trailing slashes of the base dropped. */
 export const transcriptionsUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/audio/transcriptions`
-
-async function readAnswer (response: Response): Promise<string> {
-  if (response.body == null) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {})
-      throw new AiProviderError('too-large', `the provider's answer is larger than ${MAX_ANSWER_BYTES} bytes`)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
 
 /** The text the provider hears in `audio` ('' when it hears nothing). */
 export async function transcribe (audio: Buffer, contentType: string, options: TranscribeOptions): Promise<string> {
@@ -68,7 +50,7 @@ export async function transcribe (audio: Buffer, contentType: string, options: T
   }
   let body: unknown
   try {
-    body = JSON.parse(await readAnswer(response))
+    body = JSON.parse(await readBounded(response, MAX_ANSWER_BYTES))
   } catch (err) {
     if (err instanceof AiProviderError) throw err
     if (signal.aborted) throw new AiProviderError(timeout.aborted ? 'timeout' : 'aborted', 'the transcription was cut off', { cause: err })
