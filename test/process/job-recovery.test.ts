@@ -48,7 +48,7 @@ t.test('kill -9 during an email delivery: another instance delivers it once the 
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()))
   const exited = new Promise(resolve => child.on('exit', resolve))
   t.teardown(() => { if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL') })
-  const port = await eventually(async () => /API listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''))?.[1], 30_000)
+  const port = await eventually(async () => /API listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output.join(''))?.[1], 120_000)
 
   const email = `killed-${process.pid}@example.com`
   const registered = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {

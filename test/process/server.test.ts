@@ -44,7 +44,8 @@ async function startServer (env: Env = {}, preload: string[] = [], cwd?: string)
     return api != null && bff != null && { apiPort: Number(api[1]), bffPort: Number(bff[1]) }
   }
   const ports = await Promise.race([
-    eventually(listening, 30_000),
+    // Generous: a start under a loaded machine (the suite runs three files at once) can take tens of seconds.
+    eventually(listening, 120_000),
     spawned.exited.then(code => { throw new Error(`server exited with ${code}: ${spawned.output.join('')}`) })
   ])
   return { ...spawned, ...ports }
