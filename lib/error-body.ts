@@ -51,7 +51,11 @@ function problem (issue: AjvIssue): string {
  * One line per failing field. A union of literals fails as one `const` error per branch plus an `anyOf`
  * summary; those collapse into "must be one of a, b".
  */
-export function validationDetails (issues: AjvIssue[], context?: string): string[] {
+export function validationDetails (reported: AjvIssue[], context?: string): string[] {
+  // TypeBox's own checker (the AI reply reader) names every missing key of an object in one issue; Ajv one per key.
+  const issues = reported.flatMap(issue => issue.keyword === 'required' && Array.isArray(issue.params?.requiredProperties)
+    ? (issue.params.requiredProperties as unknown[]).map(key => ({ ...issue, params: { missingProperty: String(key) } }))
+    : [issue])
   const unionPaths = new Set(issues.filter(i => i.keyword === 'anyOf').map(i => i.instancePath ?? ''))
   const allowed = new Map<string, unknown[]>()
   const details: string[] = []

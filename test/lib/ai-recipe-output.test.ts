@@ -139,3 +139,12 @@ t.test('the reply reader: small replies here, large ones on a worker thread, rea
   t.same(await reader.read(braces), { ok: false, problems: ['reply: is not a JSON object'] })
   t.same(await reader.read(null), { ok: false, problems: ['reply: is empty'] })
 })
+
+t.test('a reply missing keys names each one, so the repair prompt tells the model what to add', async t => {
+  const read = readRecipe(JSON.stringify({ description: 'Only a description' }))
+  t.equal(read.ok, false)
+  const problems = read.ok ? [] : 'problems' in read ? read.problems : []
+  t.ok(problems.includes('title: is required'), problems.join('; '))
+  t.ok(problems.includes('ingredients: is required'), problems.join('; '))
+  t.notOk(problems.some(p => p.startsWith('reply: is required')), 'not one line for the whole reply')
+})
