@@ -25,12 +25,10 @@ export interface SitemapRecipe { key: RecipeKey, id: string, updatedAt: Date }
 export interface SitemapAuthor { id: string, username: string, lastmod: Date, shown: boolean }
 
 /**
- * Recipes of the public listing (visibility.ts) whose author is active and not banned: search engines are not sent to
- * a deactivated or banned account's content (its profile is already 404). The author test is written like
- * users_hidden_idx's predicate, so it is an anti-join against that small index.
+ * Recipes of the public listing (visibility.ts): it leaves out deactivated and banned authors' recipes too
+ * (`recipes.author_hidden`), so search engines are not sent to such an account's content (its profile is already 404).
  */
-const sitemapRecipe = (db: Db) => db`(${listedRecipe(db)}
-  and not exists (select 1 from users h where h.id = r.author_id and (not h.active or h.banned_at is not null)))`
+const sitemapRecipe = listedRecipe
 
 const shownUser = (db: Db) => db`(u.active and u.banned_at is null)`
 
