@@ -1,61 +1,18 @@
 // Grocery lists, the pure part: ingredient names normalised for merging (case, spacing, singular/plural), quantities
-// summed in compatible units (volume with volume, mass with mass, counts with counts; convert-units does the
-// arithmetic), aisle categories from a keyword table, and the export formats (text, CSV, file names).
+// summed in compatible units (volume with volume, mass with mass, counts with counts, through the sizes the
+// vocabulary gives in ml, g and pieces), aisle categories from a keyword table, and the export formats (text, CSV,
+// file names).
 // Mass and volume never mix: without a density "200 g sugar" and "1 cup sugar" stay two items.
-import convert from 'convert-units'
+// The words (singular, units and their sizes, aisle keywords) are lib/ingredient-vocabulary.ts's, shared with
+// nutrition and search.
+import {
+  AISLE_KEYWORDS, AISLE_MODIFIERS, AISLES, singular, unitDefinition, unitKey, type Aisle, type UnitName
+} from './ingredient-vocabulary.js'
+
+export { AISLES, type Aisle }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Names
-
-/** Words that look plural and are not (or whose singular is irregular). */
-const SINGULAR_EXCEPTIONS: Record<string, string> = {
-  molasses: 'molasses',
-  hummus: 'hummus',
-  couscous: 'couscous',
-  asparagus: 'asparagus',
-  citrus: 'citrus',
-  swiss: 'swiss',
-  haggis: 'haggis',
-  pastis: 'pastis',
-  anis: 'anis',
-  series: 'series',
-  species: 'species',
-  leaves: 'leaf',
-  loaves: 'loaf',
-  halves: 'half',
-  calves: 'calf',
-  knives: 'knife',
-  shelves: 'shelf',
-  cookies: 'cookie',
-  brownies: 'brownie',
-  veggies: 'veggie',
-  smoothies: 'smoothie',
-  calories: 'calorie',
-  pies: 'pie',
-  quiches: 'quiche',
-  brioches: 'brioche',
-  ganaches: 'ganache',
-  shoes: 'shoe',
-  mice: 'mouse',
-  geese: 'goose',
-  teeth: 'tooth',
-  feet: 'foot',
-  children: 'child',
-  people: 'person',
-  oxen: 'ox'
-}
-
-/** The singular of one lower-case word: "eggs" -> "egg", "tomatoes" -> "tomato", "berries" -> "berry". */
-export function singular (word: string): string {
-  const known = SINGULAR_EXCEPTIONS[word]
-  if (known != null) return known
-  if (word.length < 4 || !word.endsWith('s')) return word
-  if (/(ss|us)$/.test(word)) return word
-  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
-  if (/(sses|shes|ches|xes|zes)$/.test(word)) return word.slice(0, -2)
-  if (word.endsWith('oes')) return word.slice(0, -2)
-  return word.slice(0, -1)
-}
 
 /**
  * The merge key of a name: NFKC, lower-case, punctuation to spaces, single spaces, every word singular. "Fresh
@@ -73,10 +30,6 @@ export function normalizeName (name: string): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Aisles
-
-/** Aisle categories, in the order a shop is walked (the order lists and exports use). */
-export const AISLES = ['produce', 'bakery', 'meat', 'dairy', 'frozen', 'pantry', 'spices', 'beverages', 'other'] as const
-export type Aisle = typeof AISLES[number]
 
 export const AISLE_LABELS: Record<Aisle, string> = {
   produce: 'Produce',
@@ -97,67 +50,6 @@ export function aisleOf (value: string | null | undefined): Aisle {
   return value != null && isAisle(value) ? value : 'other'
 }
 
-/** Keywords (singular, lower-case; several words match as a phrase) per aisle. */
-const AISLE_KEYWORDS: Record<Exclude<Aisle, 'other'>, string[]> = {
-  produce: [
-    'apple', 'apricot', 'artichoke', 'arugula', 'asparagus', 'aubergine', 'avocado', 'banana', 'basil', 'bean sprout',
-    'beet', 'beetroot', 'bell pepper', 'berry', 'blackberry', 'blueberry', 'bok choy', 'broccoli', 'brussel sprout',
-    'cabbage', 'cantaloupe', 'carrot', 'cauliflower', 'celery', 'chard', 'cherry', 'chile', 'chili', 'chili pepper',
-    'chive', 'cilantro', 'clementine', 'coriander leaf', 'corn', 'courgette', 'cranberry', 'cucumber', 'dill',
-    'eggplant', 'endive', 'fennel', 'fig', 'garlic', 'garlic clove', 'ginger', 'grape', 'grapefruit', 'green bean',
-    'green onion', 'green pepper', 'herb', 'jalapeno', 'jalapeno pepper', 'jalapeño', 'kale', 'kiwi', 'leek', 'lemon',
-    'lemon juice', 'lemongrass', 'lettuce', 'lime', 'lime juice', 'mango', 'melon', 'mint', 'mushroom', 'nectarine',
-    'okra', 'onion', 'orange', 'oregano leaf', 'papaya', 'parsley', 'parsnip', 'pea', 'peach', 'pear', 'pineapple',
-    'plum', 'pomegranate', 'potato', 'pumpkin', 'radish', 'raspberry', 'red pepper', 'rhubarb', 'romaine', 'rosemary',
-    'sage', 'salad', 'scallion', 'shallot', 'snow pea', 'spinach', 'sprout', 'squash', 'strawberry', 'sweet pepper',
-    'sweet potato', 'tangerine', 'thyme', 'tomatillo', 'tomato', 'turnip', 'watercress', 'watermelon', 'yam',
-    'zucchini'
-  ],
-  bakery: [
-    'bagel', 'baguette', 'bread', 'brioche', 'bun', 'ciabatta', 'croissant', 'english muffin', 'focaccia', 'loaf',
-    'muffin', 'naan', 'pita', 'roll', 'sourdough', 'tortilla', 'wrap'
-  ],
-  meat: [
-    'anchovy', 'bacon', 'beef', 'brisket', 'chicken', 'chorizo', 'clam', 'cod', 'crab', 'duck', 'fish', 'ground beef',
-    'ground pork', 'ground turkey', 'haddock', 'halibut', 'ham', 'lamb', 'lobster', 'meat', 'meatball', 'mince',
-    'mussel', 'oyster', 'pancetta', 'pork', 'prawn', 'prosciutto', 'salami', 'salmon', 'sausage', 'scallop',
-    'seafood', 'shrimp', 'squid', 'steak', 'tilapia', 'trout', 'tuna', 'turkey', 'veal', 'venison'
-  ],
-  dairy: [
-    'butter', 'buttermilk', 'cheddar', 'cheese', 'cottage cheese', 'cream', 'cream cheese', 'creme fraiche',
-    'crème fraîche', 'egg', 'egg white', 'egg yolk', 'feta', 'ghee', 'gouda', 'gruyere', 'half and half',
-    'heavy cream', 'kefir', 'margarine', 'mascarpone', 'milk', 'mozzarella', 'parmesan', 'pecorino', 'ricotta',
-    'sour cream', 'whipping cream', 'yoghurt', 'yogurt'
-  ],
-  frozen: [
-    'frozen', 'ice', 'ice cream', 'puff pastry', 'sorbet'
-  ],
-  pantry: [
-    'almond', 'almond butter', 'baking powder', 'baking soda', 'barley', 'bean', 'black bean', 'bread crumb',
-    'breadcrumb', 'broth', 'brown sugar', 'bulgur', 'canned tomato', 'caper', 'cashew', 'cereal', 'chickpea',
-    'chocolate', 'chocolate chip', 'cocoa', 'cocoa powder', 'coconut cream', 'coconut milk', 'cornmeal', 'cornstarch',
-    'couscous', 'cracker', 'cream of tartar', 'date', 'dried fruit', 'extract', 'fish sauce', 'flour', 'gelatin',
-    'hazelnut', 'honey', 'jam', 'ketchup', 'kidney bean', 'lasagna', 'lasagne', 'lentil', 'macaroni', 'maple syrup',
-    'mayonnaise', 'molasses', 'mustard', 'noodle', 'nut', 'oat', 'oil', 'olive', 'olive oil', 'pasta', 'peanut',
-    'peanut butter', 'pecan', 'penne', 'pine nut', 'polenta', 'quinoa', 'raisin', 'rice', 'salsa', 'sauce', 'seed',
-    'sesame oil', 'soy sauce', 'spaghetti', 'stock', 'sugar', 'syrup', 'tahini', 'tofu', 'tomato paste',
-    'tomato sauce', 'vanilla', 'vanilla extract', 'vinegar', 'walnut', 'yeast'
-  ],
-  spices: [
-    'allspice', 'bay leaf', 'black pepper', 'black peppercorn', 'cardamom', 'cayenne', 'chili flake', 'chili powder',
-    'cinnamon', 'clove', 'coriander', 'cumin', 'curry', 'curry powder', 'dried basil', 'dried dill', 'dried herb',
-    'dried mint', 'dried oregano', 'dried parsley', 'dried rosemary', 'dried sage', 'dried thyme', 'garam masala',
-    'garlic powder', 'ginger powder', 'ground cinnamon', 'ground cumin', 'ground ginger', 'herbes de provence',
-    'italian seasoning', 'kosher salt', 'nutmeg', 'onion powder', 'oregano', 'paprika', 'pepper', 'pepper flake',
-    'peppercorn', 'powder', 'red pepper flake', 'saffron', 'salt', 'salt and pepper', 'sea salt', 'seasoning',
-    'smoked paprika', 'spice', 'star anise', 'sumac', 'turmeric', 'za\'atar'
-  ],
-  beverages: [
-    'beer', 'cider', 'club soda', 'coconut water', 'coffee', 'espresso', 'juice', 'kombucha', 'lemonade',
-    'orange juice', 'red wine', 'seltzer', 'soda', 'sparkling water', 'tea', 'tonic', 'water', 'white wine', 'wine'
-  ]
-}
-
 /**
  * The keywords by their first word, each with its place in AISLE_KEYWORDS (the earlier wins a tie): a name is
  * matched by looking up each of its words, not by trying all 500 keywords at every word.
@@ -167,9 +59,6 @@ const KEYWORDS_BY_FIRST_WORD = Map.groupBy(
     .flatMap(([aisle, keywords]) => keywords.map(keyword => ({ words: normalizeName(keyword).split(' '), aisle: aisleOf(aisle) })))
     .map((keyword, rank) => ({ ...keyword, rank })),
   keyword => keyword.words[0])
-
-/** Words that put an item in an aisle whatever it is ("frozen peas", "canned tuna", "dried thyme"). */
-const MODIFIERS: Record<string, Aisle> = { frozen: 'frozen', canned: 'pantry', tinned: 'pantry', dried: 'pantry', dry: 'pantry' }
 
 /**
  * The aisle of an ingredient, from its name: the most specific keyword wins (more words first, then a keyword that
@@ -187,7 +76,7 @@ export function aisleFor (name: string): Aisle {
       if (best == null || score > best.score || (score === best.score && rank < best.rank)) best = { score, rank, aisle }
     }
   }
-  const modifier = MODIFIERS[words[0]]
+  const modifier = Object.hasOwn(AISLE_MODIFIERS, words[0]) ? AISLE_MODIFIERS[words[0]] : undefined
   if (modifier != null && words.length > 1 && (best == null || best.score < 25)) return modifier
   return best?.aisle ?? 'other'
 }
@@ -195,69 +84,26 @@ export function aisleFor (name: string): Aisle {
 // ---------------------------------------------------------------------------------------------------------------
 // Units
 
-type Volume = convert.Volume
-type Mass = convert.Mass
 type Dimension = 'volume' | 'mass' | 'count'
 
-interface Measured { dimension: Dimension, unit: Volume | Mass | 'ea' | 'dz' }
+/** A unit a shopping list sums: its dimension, its key and how much of the base unit (ml, g, piece) it holds. */
+interface Measured { dimension: Dimension, unit: UnitName, base: number }
 
-/** Every spelling of each unit (lower-case; a trailing dot is dropped first). */
-function aliases<U extends string> (table: Partial<Record<U, string[]>>): Map<string, U> {
-  const map = new Map<string, U>()
-  for (const unit of Object.keys(table) as U[]) for (const name of table[unit] ?? []) map.set(name, unit)
-  return map
-}
-
-const VOLUME_ALIASES = aliases<Volume>({
-  tsp: ['tsp', 'tsps', 'teaspoon', 'teaspoons', 't'],
-  Tbs: ['tbsp', 'tbsps', 'tbs', 'tbl', 'tbls', 'tablespoon', 'tablespoons'],
-  cup: ['cup', 'cups', 'c'],
-  'fl-oz': ['fl oz', 'fl. oz', 'fl-oz', 'floz', 'fluid ounce', 'fluid ounces'],
-  pnt: ['pint', 'pints', 'pt', 'pnt'],
-  qt: ['quart', 'quarts', 'qt', 'qts'],
-  gal: ['gallon', 'gallons', 'gal'],
-  ml: ['ml', 'mls', 'milliliter', 'milliliters', 'millilitre', 'millilitres', 'cc'],
-  cl: ['cl', 'centiliter', 'centiliters', 'centilitre', 'centilitres'],
-  dl: ['dl', 'deciliter', 'deciliters', 'decilitre', 'decilitres'],
-  l: ['l', 'lt', 'liter', 'liters', 'litre', 'litres']
-})
-
-const MASS_ALIASES = aliases<Mass>({
-  mg: ['mg', 'milligram', 'milligrams', 'milligramme', 'milligrammes'],
-  g: ['g', 'gr', 'gm', 'gms', 'gram', 'grams', 'gramme', 'grammes'],
-  kg: ['kg', 'kgs', 'kilo', 'kilos', 'kilogram', 'kilograms', 'kilogramme', 'kilogrammes'],
-  oz: ['oz', 'ozs', 'ounce', 'ounces'],
-  lb: ['lb', 'lbs', 'pound', 'pounds']
-})
-
-const COUNT_ALIASES = aliases<'ea' | 'dz'>({
-  ea: ['ea', 'each', 'piece', 'pieces', 'pc', 'pcs', 'whole', 'unit', 'units'],
-  dz: ['dozen', 'dozens', 'dz']
-})
-
-/** A unit as convert-units knows it, or null when it is not a volume, mass or count (cloves, cans, pinches...). */
+/**
+ * A unit a shopping list sums (volumes, masses, pieces, dozens), or null for the others (cloves, cans, pinches,
+ * sizes...). No unit is a count of pieces.
+ */
 export function measuredUnit (unit: string | null | undefined): Measured | null {
-  if (unit == null || unit.trim() === '') return { dimension: 'count', unit: 'ea' }
-  const raw = unit.trim().replace(/\.$/, '').replace(/\s+/g, ' ')
-  // Recipe shorthand: a capital T is a tablespoon, a small t a teaspoon.
-  if (raw === 'T' || raw === 'Tb') return { dimension: 'volume', unit: 'Tbs' }
-  const key = raw.toLowerCase()
-  const volume = VOLUME_ALIASES.get(key)
-  if (volume != null) return { dimension: 'volume', unit: volume }
-  const mass = MASS_ALIASES.get(key)
-  if (mass != null) return { dimension: 'mass', unit: mass }
-  const count = COUNT_ALIASES.get(key)
-  if (count != null) return { dimension: 'count', unit: count }
-  return null
+  if (unit == null || unit.trim() === '') return { dimension: 'count', unit: 'piece', base: 1 }
+  const key = unitKey(unit)
+  if (key == null) return null
+  const { kind, amount, shopping } = unitDefinition(key)
+  if (shopping !== true || kind === 'container' || amount == null) return null
+  return { dimension: kind, unit: key, base: amount }
 }
 
 /** How a unit reads on a list. */
-const UNIT_NAMES = new Map<string, string>([
-  ['tsp', 'tsp'], ['Tbs', 'tbsp'], ['cup', 'cup'], ['fl-oz', 'fl oz'], ['pnt', 'pint'], ['qt', 'quart'], ['gal', 'gallon'],
-  ['ml', 'ml'], ['l', 'l'], ['mg', 'mg'], ['g', 'g'], ['kg', 'kg'], ['oz', 'oz'], ['lb', 'lb']
-])
-
-const METRIC = new Set(['ml', 'cl', 'dl', 'l', 'mg', 'g', 'kg'])
+const unitLabel = (unit: UnitName) => unitDefinition(unit).label ?? unit
 
 /** Rounds for reading: three significant digits below 100, whole numbers above. */
 export function roundQuantity (value: number): number {
@@ -274,23 +120,21 @@ const isMultipleOf = (value: number, step: number) => Math.abs(value / step - Ma
  * contribution (which decides metric or US units): 1 tbsp + 1 cup is 1.06 cup, 2 tsp + 2 tsp is 4 tsp, 6 tsp is
  * 2 tbsp, 16 tbsp is 1 cup, 1,500 ml is 1.5 l, 1,200 g is 1.2 kg, 20 oz is 1.25 lb.
  */
-function readable (dimension: 'volume' | 'mass', base: number, largest: Volume | Mass, units: Set<string>, system?: UnitSystem): { quantity: number, unit: string } {
-  const inUnit = (unit: Volume | Mass) => dimension === 'volume'
-    ? convert(base).from('ml').to(unit as Volume)
-    : convert(base).from('g').to(unit as Mass)
-  const pick = (unit: Volume | Mass) => ({ quantity: roundQuantity(inUnit(unit)), unit: UNIT_NAMES.get(unit) ?? unit })
-  const metric = system == null ? METRIC.has(largest) : system === 'metric'
+function readable (dimension: 'volume' | 'mass', base: number, largest: UnitName, units: Set<string>, system?: UnitSystem): { quantity: number, unit: string } {
+  const inUnit = (unit: UnitName) => base / unitDefinition(unit).amount!
+  const pick = (unit: UnitName) => ({ quantity: roundQuantity(inUnit(unit)), unit: unitLabel(unit) })
+  const metric = system == null ? unitDefinition(largest).system === 'metric' : system === 'metric'
   if (dimension === 'volume') {
     if (metric) return inUnit('l') >= 1 ? pick('l') : pick('ml')
     // Big US units given by the recipes themselves stay (a quart of stock), when there is at least one of them.
-    for (const big of ['gal', 'qt', 'pnt'] as const) if (units.has(big) && inUnit(big) >= 1) return pick(big)
-    if (units.size === 1 && units.has('fl-oz')) return pick('fl-oz')
+    for (const big of ['gallon', 'quart', 'pint'] as const) if (units.has(big) && inUnit(big) >= 1) return pick(big)
+    if (units.size === 1 && units.has('floz')) return pick('floz')
     // From a quarter cup on, cups to the hundredth: 1 tbsp + 1/2 cup reads 0.56 cup, not 9 tbsp.
     const cups = inUnit('cup')
     if (cups >= 0.25) return { quantity: Math.round(cups * 100) / 100, unit: 'cup' }
-    const tbsp = inUnit('Tbs')
-    if (tbsp >= 1 && isMultipleOf(tbsp, 0.5)) return pick('Tbs')
-    if (tbsp >= 1 && !units.has('tsp')) return pick('Tbs')
+    const tbsp = inUnit('tbsp')
+    if (tbsp >= 1 && isMultipleOf(tbsp, 0.5)) return pick('tbsp')
+    if (tbsp >= 1 && !units.has('tsp')) return pick('tbsp')
     return pick('tsp')
   }
   if (metric) {
@@ -376,16 +220,10 @@ interface Group {
   total: number
   unit: string | null
   /** The unit of the largest contribution (measured groups), and every unit seen. */
-  largest?: { unit: Volume | Mass | 'ea' | 'dz', base: number }
+  largest?: { unit: UnitName, base: number }
   units: Set<string>
   notes: string[]
   sources: string[]
-}
-
-function baseOf (measured: Measured, quantity: number): number {
-  if (measured.dimension === 'volume') return convert(quantity).from(measured.unit as Volume).to('ml')
-  if (measured.dimension === 'mass') return convert(quantity).from(measured.unit as Mass).to('g')
-  return measured.unit === 'dz' ? quantity * 12 : quantity
 }
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
@@ -426,7 +264,7 @@ export function mergeIngredients (contributions: Contribution[], options: { unit
       if (measured != null) {
         key = `${measured.dimension}|${normalizeName(name)}`
         group = groups.get(key) ?? { name, kind: 'measured', dimension: measured.dimension, total: 0, unit: null, units: new Set(), notes: [], sources: [] }
-        const base = baseOf(measured, quantity)
+        const base = quantity * measured.base
         group.total += base
         group.units.add(measured.unit)
         if (group.largest == null || base > group.largest.base) group.largest = { unit: measured.unit, base }
@@ -450,7 +288,7 @@ export function mergeIngredients (contributions: Contribution[], options: { unit
       unit = group.unit
     } else if (group.kind === 'measured') {
       if (group.dimension === 'count') quantity = roundQuantity(group.total)
-      else ({ quantity, unit } = readable(group.dimension!, group.total, group.largest!.unit as Volume | Mass, group.units, options.units))
+      else ({ quantity, unit } = readable(group.dimension!, group.total, group.largest!.unit, group.units, options.units))
     }
     const note = group.notes.length === 0 ? null : clip(group.notes.join('; '), GROCERY_TEXT_LIMITS.note)
     return {

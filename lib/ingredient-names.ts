@@ -1,7 +1,8 @@
 // Search by ingredients, the parts that need no database: distinct terms, which recipe ingredients a term matches, a
 // recipe's score and the ranking, and which words are rare enough to be looked up through the word index. The keys
-// compared here come from PostgreSQL (`recipe_ingredient_names`, migration 0023), the one definition of the
-// normalisation: nothing in this file folds, lower-cases or singularises text. A key is words joined by single spaces.
+// compared here come from PostgreSQL (`recipe_ingredient_names`, migrations 0023 and 0034, its singular rule generated
+// from lib/ingredient-vocabulary.ts), the one definition of the normalisation: nothing in this file folds, lower-cases
+// or singularises text. A key is words joined by single spaces.
 
 /** A recipe the search considers: its id, the key of each ingredient in order ('' for none), likes and age. */
 export interface IngredientCandidate {

@@ -1,6 +1,7 @@
 // Ingredients are free JSON; the canonical element is { text, name, quantity, unit, note, group }.
 // Plain strings are parsed (mixed numbers, vulgar fractions, ranges) and always keep their original line in `text`.
 import { parseIngredient, type ParseIngredientOptions } from 'parse-ingredient'
+import { UNITS, type UnitDefinition } from './ingredient-vocabulary.js'
 
 export interface Ingredient {
   text: string
@@ -23,13 +24,13 @@ function splitNote (description: string): { name: string, note: string | null } 
 }
 
 // Sizes stay units ("2 large eggs": unit large): nutrition reads them as the food's portion (lib/nutrition).
+// The units parse-ingredient does not know (jars, slices, handfuls, tins as cans...) come from the vocabulary
+// (lib/ingredient-vocabulary.ts, `parsed`), so "2 jars pesto" names pesto and every unit the parser stores is one
+// grocery lists and nutrition read.
 const OPTIONS: ParseIngredientOptions = {
-  // Counted containers and portions the library does not know; a unit, so "2 jars pesto" names pesto.
-  additionalUOMs: Object.fromEntries([
-    ['jar', 'jars'], ['slice', 'slices'], ['handful', 'handfuls'], ['packet', 'packets'], ['tin', 'tins'],
-    ['sheet', 'sheets'], ['fillet', 'fillets'], ['stalk', 'stalks'], ['bottle', 'bottles'], ['sachet', 'sachets'],
-    ['knob', 'knobs'], ['rasher', 'rashers'], ['scoop', 'scoops'], ['cube', 'cubes']
-  ].map(([short, plural]) => [short, { short, plural, type: 'count' as const }]))
+  additionalUOMs: Object.fromEntries(Object.entries(UNITS).flatMap(([key, unit]: [string, UnitDefinition]) => unit.parsed == null
+    ? []
+    : [[key, { short: key, plural: `${key}s`, alternates: unit.parsed, type: unit.kind === 'count' || unit.kind === 'container' ? 'count' as const : unit.kind }]]))
 }
 
 /**

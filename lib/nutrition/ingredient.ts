@@ -7,7 +7,7 @@ import type { Food } from './foods.js'
 import { matchFood } from './match.js'
 import { COUNT_MEASURES, PHRASE_PIECE_GRAMS } from './measures.js'
 import { addInto, unknownNutrients, type IngredientStatus, type Nutrients } from './nutrients.js'
-import { GRAMS, MILLILITRES, unitKey, unitKind } from './units.js'
+import { GRAMS, MILLILITRES, unitKey, unitKind } from '../ingredient-vocabulary.js'
 
 /** A stored ingredient (the canonical `{ text, name, quantity, quantity2, unit }`), or a plain line. */
 export interface IngredientLine {

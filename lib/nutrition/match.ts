@@ -5,7 +5,8 @@
 // words early on. Results are memoised per name (bounded).
 import { allFoods, foodById, type Food } from './foods.js'
 import { HEAD_FIRST, SYNONYMS } from './synonyms.js'
-import { singular, withoutAsides, words } from './text.js'
+import { singular } from '../ingredient-vocabulary.js'
+import { withoutAsides, words } from './text.js'
 
 export interface FoodMatch {
   food: Food

@@ -2,8 +2,9 @@ import { parse } from 'csv-parse/sync'
 import t from 'tap'
 import {
   aisleFor, contentDisposition, csvCell, type ExportItem, measuredUnit, mergeIngredients, normalizeName, roundQuantity,
-  servingsFactor, singular, sortByAisle, toCsv, toText
+  servingsFactor, sortByAisle, toCsv, toText
 } from '../../lib/grocery.js'
+import { singular } from '../../lib/ingredient-vocabulary.js'
 import { parseIngredientLine } from '../../lib/ingredients.js'
 
 /** Contributions from written lines, as recipes store them (parsed by lib/ingredients.ts). */
@@ -37,17 +38,17 @@ t.test('singular and normalised names', async t => {
 
 t.test('units: what converts and what does not', async t => {
   t.match(measuredUnit('cup'), { dimension: 'volume', unit: 'cup' })
-  t.match(measuredUnit('tablespoon'), { dimension: 'volume', unit: 'Tbs' }, 'the parser\'s unit ids')
-  t.match(measuredUnit('Tbsp.'), { dimension: 'volume', unit: 'Tbs' }, 'case and a trailing dot')
-  t.match(measuredUnit('T'), { dimension: 'volume', unit: 'Tbs' }, 'capital T is a tablespoon')
+  t.match(measuredUnit('tablespoon'), { dimension: 'volume', unit: 'tbsp' }, 'the parser\'s unit ids')
+  t.match(measuredUnit('Tbsp.'), { dimension: 'volume', unit: 'tbsp' }, 'case and a trailing dot')
+  t.match(measuredUnit('T'), { dimension: 'volume', unit: 'tbsp' }, 'capital T is a tablespoon')
   t.match(measuredUnit('t'), { dimension: 'volume', unit: 'tsp' }, 'small t a teaspoon')
-  t.match(measuredUnit('fluid ounce'), { dimension: 'volume', unit: 'fl-oz' })
+  t.match(measuredUnit('fluid ounce'), { dimension: 'volume', unit: 'floz' })
   t.match(measuredUnit('millilitre'), { dimension: 'volume', unit: 'ml' })
   t.match(measuredUnit('gram'), { dimension: 'mass', unit: 'g' })
   t.match(measuredUnit('lbs'), { dimension: 'mass', unit: 'lb' })
   t.match(measuredUnit('oz'), { dimension: 'mass', unit: 'oz' }, 'a bare ounce is a weight')
-  t.match(measuredUnit(null), { dimension: 'count', unit: 'ea' }, 'no unit: a count')
-  t.match(measuredUnit('dozen'), { dimension: 'count', unit: 'dz' })
+  t.match(measuredUnit(null), { dimension: 'count', unit: 'piece' }, 'no unit: a count')
+  t.match(measuredUnit('dozen'), { dimension: 'count', unit: 'dozen' })
   for (const unit of ['clove', 'can', 'pinch', 'large', 'bunch']) t.equal(measuredUnit(unit), null, `${unit} is not convertible`)
   t.equal(roundQuantity(1.0625), 1.06)
   t.equal(roundQuantity(2 / 3), 0.667)
