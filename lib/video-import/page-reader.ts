@@ -2,6 +2,7 @@
 // embedded JSON still costs tens of milliseconds: a page larger than a small one goes to a worker thread (piscina:
 // one thread, a bounded queue, a time limit), so the event loop keeps serving other requests.
 import { Piscina } from 'piscina'
+import { runTimed, TaskNotStarted, TaskTimedOut } from '../timed-task.js'
 import type { Platform } from './links.js'
 import { readVideoPage, type PageRead } from './page.js'
 
@@ -11,6 +12,8 @@ export const READ_ON_THREAD_CHARS = 64 * 1024
 export const MAX_QUEUED = 16
 /** A page whose reading takes longer is abandoned (its thread ends). */
 export const READ_TIMEOUT_MS = 10_000
+/** Waiting for the thread to take a page (the queue, the thread's start) is bounded apart: past it, busy (503). */
+const START_WAIT_MS = 30_000
 
 // Run the TypeScript source in development and tests (the tsx loader is inherited by workers), the built file in dist.
 const WORKER = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
@@ -37,11 +40,11 @@ export function createPageReader (): PageReader {
       if (html.length <= READ_ON_THREAD_CHARS) return readVideoPage(html, platform, postId)
       pool ??= new Piscina({ filename: WORKER.href, minThreads: 0, maxThreads: 1, maxQueue: MAX_QUEUED, idleTimeout: 60_000 })
       if (pool.queueSize >= MAX_QUEUED) throw new ReaderBusy('the page reader is busy')
-      const signal = AbortSignal.timeout(READ_TIMEOUT_MS)
       try {
-        return await pool.run({ html, platform, postId }, { signal }) as PageRead
+        return await runTimed<PageRead>(pool, { html, platform, postId }, { timeoutMs: READ_TIMEOUT_MS, startWaitMs: START_WAIT_MS })
       } catch (err) {
-        if (signal.aborted) throw new ReadTimedOut(`reading the page took longer than ${READ_TIMEOUT_MS / 1000} s`, { cause: err })
+        if (err instanceof TaskTimedOut) throw new ReadTimedOut(`reading the page took longer than ${READ_TIMEOUT_MS / 1000} s`, { cause: err })
+        if (err instanceof TaskNotStarted) throw new ReaderBusy('the page reader did not start in time', { cause: err })
         throw err
       }
     },

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import { Piscina } from 'piscina'
 import { ImportBusy, pageReadTimeout } from '../../lib/errors.js'
 import type { RecipePreview } from '../../lib/recipe-import/preview.js'
+import { runTimed, TaskNotStarted, TaskTimedOut } from '../../lib/timed-task.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,7 +20,12 @@ export const EXTRACT_LIMITS = {
   /** Pages waiting beyond those: more answer 503 `IMPORT_BUSY`. */
   queued: 32,
   /** A page whose reading takes longer is abandoned (its worker ends): the linear extractor needs ~1 s for 5 MB. */
-  timeoutMs: 10_000
+  timeoutMs: 10_000,
+  /**
+   * Waiting for a worker to take the page (the queue, a worker's start) is bounded apart: past it the answer is 503
+   * busy, not "the page took too long" (a loaded machine starting a worker is no fault of the page).
+   */
+  startWaitMs: 30_000
 }
 
 // Run the TypeScript source in development and tests (the tsx loader is inherited by workers), the built file in dist.
@@ -38,13 +44,16 @@ export default fp(async fastify => {
   fastify.decorate('extractor', {
     async extract (html: string, url: string): Promise<RecipePreview | null> {
       if (pool.queueSize >= EXTRACT_LIMITS.queued) throw new ImportBusy()
-      const signal = AbortSignal.timeout(EXTRACT_LIMITS.timeoutMs)
       try {
-        return await pool.run({ html, url }, { signal }) as RecipePreview | null
+        return await runTimed<RecipePreview | null>(pool, { html, url }, EXTRACT_LIMITS)
       } catch (err) {
-        if (signal.aborted) {
+        if (err instanceof TaskTimedOut) {
           fastify.log.warn({ url, timeoutMs: EXTRACT_LIMITS.timeoutMs }, 'recipe extraction abandoned')
           throw pageReadTimeout(EXTRACT_LIMITS.timeoutMs / 1000)
+        }
+        if (err instanceof TaskNotStarted) {
+          fastify.log.warn({ url, startWaitMs: EXTRACT_LIMITS.startWaitMs }, 'recipe extraction not started in time')
+          throw new ImportBusy()
         }
         throw err
       }

@@ -33,3 +33,16 @@ t.test('a page whose reading takes too long is abandoned and said to be (504), n
   const small = await app.extractor.extract(`<html><head>${recipe('Small Egg')}</head></html>`, 'https://example.com/small')
   t.equal(small?.title, 'Small Egg', 'a new worker reads the next page')
 })
+
+t.test('waiting for a worker counts apart from the reading: too long a wait is 503 busy, and the page\'s limit starts when its reading does', async t => {
+  const app = await build(t)
+  const { startWaitMs, timeoutMs } = EXTRACT_LIMITS
+  t.teardown(() => { Object.assign(EXTRACT_LIMITS, { startWaitMs, timeoutMs }) })
+  // No worker runs yet in a new app: starting one takes longer than a millisecond.
+  EXTRACT_LIMITS.startWaitMs = 1
+  await t.rejects(app.extractor.extract(recipe('Waiting Egg'), 'https://example.com/wait'), { code: 'IMPORT_BUSY', statusCode: 503 })
+  // The limit on reading is the page's alone: a worker's start does not eat into it.
+  Object.assign(EXTRACT_LIMITS, { startWaitMs, timeoutMs: 5_000 })
+  const read = await app.extractor.extract(`<html><head>${recipe('Patient Egg')}</head></html>`, 'https://example.com/patient')
+  t.equal(read?.title, 'Patient Egg')
+})

@@ -1,7 +1,5 @@
-// The extractor as a worker-thread task (plugins/external/extractor.ts runs it off the event loop).
+// The extractor as a worker-thread task (plugins/external/extractor.ts runs it off the event loop, lib/timed-task.ts).
+import { announced } from '../../timed-task.js'
 import { extractRecipe } from './index.js'
-import type { RecipePreview } from '../preview.js'
 
-export default function extract ({ html, url }: { html: string, url: string }): RecipePreview | null {
-  return extractRecipe(html, url)
-}
+export default announced(({ html, url }: { html: string, url: string }) => extractRecipe(html, url))
