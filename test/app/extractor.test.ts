@@ -38,11 +38,17 @@ t.test('waiting for a worker counts apart from the reading: too long a wait is 5
   const app = await build(t)
   const { startWaitMs, timeoutMs } = EXTRACT_LIMITS
   t.teardown(() => { Object.assign(EXTRACT_LIMITS, { startWaitMs, timeoutMs }) })
-  // No worker runs yet in a new app: starting one takes longer than a millisecond.
+  // Every thread takes a heavy page first (hundreds of milliseconds each): the next page waits in the queue.
+  const busy = Array.from({ length: EXTRACT_LIMITS.threads }, async (_, i) => await app.extractor.extract(heavy, `https://example.com/heavy${i}`))
   EXTRACT_LIMITS.startWaitMs = 1
   await t.rejects(app.extractor.extract(recipe('Waiting Egg'), 'https://example.com/wait'), { code: 'IMPORT_BUSY', statusCode: 503 })
-  // The limit on reading is the page's alone: a worker's start does not eat into it.
-  Object.assign(EXTRACT_LIMITS, { startWaitMs, timeoutMs: 5_000 })
+  EXTRACT_LIMITS.startWaitMs = startWaitMs
+  t.ok((await Promise.all(busy)).every(preview => preview?.title === 'Heavy Egg'), 'the pages ahead were read')
+  // Queued behind heavy pages again, a small page with a limit shorter than their reading is still read: its time
+  // ran only once its reading began.
+  const ahead = Array.from({ length: EXTRACT_LIMITS.threads }, async (_, i) => await app.extractor.extract(heavy, `https://example.com/ahead${i}`))
+  EXTRACT_LIMITS.timeoutMs = 5_000
   const read = await app.extractor.extract(`<html><head>${recipe('Patient Egg')}</head></html>`, 'https://example.com/patient')
   t.equal(read?.title, 'Patient Egg')
+  await Promise.all(ahead)
 })
