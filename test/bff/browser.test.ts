@@ -102,7 +102,8 @@ t.test('the web proxy in Chromium', { skip: chromiumMissing }, async t => {
     const liked = page.waitForResponse(r => r.url().endsWith(`/bff/api/social/recipes/${recipe.id}/like`))
     await item.locator('.like-button').click()
     t.equal((await liked).status(), 200)
-    await page.waitForFunction(`document.querySelector('li[data-recipe-id="${recipe.id}"] .like-count')?.textContent === '1'`)
+    // A locator, not a string predicate: the page's CSP refuses to evaluate strings when the wait has to poll.
+    await item.locator('.like-count', { hasText: /^1$/ }).waitFor()
     const stored = await api.inject({ url: `/api/recipes/${recipe.id}`, headers: bearer(user) })
     t.equal(json(stored).recipe.likeCount, 1)
     t.equal(json(stored).recipe.isLiked, true, 'liked by the signed-in user')
@@ -213,7 +214,7 @@ t.test('the web proxy in Chromium', { skip: chromiumMissing }, async t => {
     const response = await refreshed
     t.equal(response.status(), 200)
     t.same(await response.json(), { expiresIn: 86_400 }, 'no token in the body')
-    await page.waitForFunction('document.getElementById(\'status\')?.textContent === \'Session renewed\'')
+    await page.locator('#status', { hasText: /^Session renewed$/ }).waitFor()
     const cookie = await sessionCookie()
     t.ok(cookie != null && cookie.value !== token, 'the cookie holds a new token')
     t.equal(cookie?.httpOnly, true)

@@ -1,0 +1,92 @@
+// Import a recipe from a web page, from pasted text or from a photo. A page is read into a preview (with progress while
+// the API fetches it) that the person edits in the recipe form before saving it. Pasted text and photos are read by the
+// API straight into a draft (it has no preview route for them), which then opens in the editor to check and publish.
+import { call, check, act, say, heading, navigate } from '../app.js'
+import { h, field, dataUrl } from './dom.js'
+import { recipeForm } from './editor.js'
+
+const id = encodeURIComponent
+// The API takes images of up to 8 MB of base64 text: about 6 MB of file.
+const MAX_PHOTO_BYTES = 6 * 1024 * 1024
+
+/** A visible, announced "working" indicator: an indeterminate progress bar and a sentence. */
+function progress (text) {
+  return h('div', { class: 'progress', role: 'status' }, h('progress', { 'aria-label': text }), h('span', {}, text))
+}
+
+export const show = {
+  async render ({ screen, query }) {
+    const result = h('div', { id: 'import-result' })
+
+    const url = h('input', { id: 'import-url', name: 'url', type: 'url', required: true, maxlength: '2000', placeholder: 'https://…', value: query.get('url') ?? '' })
+    const urlForm = h('form', { id: 'import-url-form' }, field('Address of a recipe page', url), h('button', { type: 'submit' }, 'Read the page'))
+    urlForm.addEventListener('submit', act(async () => {
+      result.replaceChildren(progress('Reading the page… this can take a few seconds'))
+      result.setAttribute('aria-busy', 'true')
+      const res = await call('POST', '/bff/api/recipe-import/preview', { url: url.value })
+      result.removeAttribute('aria-busy')
+      if (!check(res, 200)) { result.replaceChildren(); return }
+      const preview = res.body.preview
+      const duplicates = res.body.duplicates ?? []
+      const form = recipeForm(preview, {
+        mode: 'import',
+        submitLabel: 'Save recipe',
+        submit: async values => {
+          const { published, ...fields } = values
+          const saved = await call('POST', '/bff/api/recipe-import/from-preview', {
+            preview: { ...preview, ...fields, ingredients: fields.ingredients, instructions: fields.instructions },
+            saveAsDraft: !published
+          })
+          if (!check(saved, [200, 201])) return
+          await navigate(`/recipes/${id(saved.body.recipe.id)}`)
+          say('Recipe imported')
+        }
+      })
+      result.replaceChildren(
+        h('h2', { id: 'preview-heading', tabindex: '-1' }, 'Check and edit before saving'),
+        duplicates.length > 0
+          ? h('p', { class: 'notice' }, 'You already imported this page: ', duplicates.map((d, i) => [i > 0 ? ', ' : '', h('a', { href: `/recipes/${id(d.id)}` }, d.title)]))
+          : '',
+        form)
+      say('Page read: check the recipe and save it')
+      result.querySelector('#preview-heading').focus()
+    }))
+
+    const text = h('textarea', { id: 'import-text', name: 'text', required: true, rows: '10', maxlength: '50000', placeholder: 'Title\n\nIngredients\n2 eggs\n…\n\nMethod\n1. …' })
+    const textForm = h('form', { id: 'import-text-form' }, field('Recipe text', text, 'A title, the ingredients and the steps, as written anywhere.'), h('button', { type: 'submit' }, 'Read the text'))
+    textForm.addEventListener('submit', act(async () => {
+      result.replaceChildren(progress('Reading the text…'))
+      const res = await call('POST', '/bff/api/recipe-import/from-text', { text: text.value, saveAsDraft: true })
+      if (!check(res, [200, 201])) { result.replaceChildren(); return }
+      await navigate(`/recipes/${id(res.body.recipe.id)}/edit?imported=1`)
+      say('Text read into a draft: check it and save')
+    }))
+
+    // A photo of a recipe (a card, a cookbook page): read by the API's OCR into a draft, like pasted text.
+    const photo = h('input', { id: 'import-photo', name: 'photo', type: 'file', required: true, accept: 'image/jpeg,image/png,image/webp,image/gif' })
+    const photoPreview = h('div', { class: 'photo-preview' })
+    photo.addEventListener('change', () => {
+      const chosen = photo.files?.[0]
+      if (chosen != null) dataUrl(chosen).then(src => photoPreview.replaceChildren(h('img', { src, alt: 'The photo to read' }))).catch(() => {})
+    })
+    const photoForm = h('form', { id: 'import-photo-form' }, field('Photo of a recipe', photo, 'JPEG, PNG, WebP or GIF, up to 6 MB.'), photoPreview,
+      h('button', { type: 'submit' }, 'Read the photo'))
+    photoForm.addEventListener('submit', act(async () => {
+      const chosen = photo.files?.[0]
+      if (chosen == null) return
+      if (chosen.size > MAX_PHOTO_BYTES) return say('That photo is too large (6 MB at most)', 'error')
+      result.replaceChildren(progress('Reading the photo… this can take a little while'))
+      const res = await call('POST', '/bff/api/recipe-import/from-image', { image: await dataUrl(chosen), mimeType: chosen.type || undefined, saveAsDraft: true })
+      if (!check(res, [200, 201])) { result.replaceChildren(); return }
+      await navigate(`/recipes/${id(res.body.recipe.id)}/edit?imported=1`)
+      say('Photo read into a draft: check it and save')
+    }))
+
+    screen.append(h('section', { class: 'card' }, heading('Import a recipe'),
+      h('div', { class: 'two' },
+        h('section', { 'aria-labelledby': 'from-url' }, h('h2', { id: 'from-url' }, 'From a web page'), urlForm),
+        h('section', { 'aria-labelledby': 'from-text' }, h('h2', { id: 'from-text' }, 'From text'), textForm),
+        h('section', { 'aria-labelledby': 'from-photo' }, h('h2', { id: 'from-photo' }, 'From a photo'), photoForm)),
+      result))
+  }
+}

@@ -1,0 +1,125 @@
+// The recipe app in Chromium, importing: a recipe page on a loopback site (allowed by IMPORT_ALLOW_ORIGINS) is read
+// into a preview, with progress shown while the API works, edited in the recipe form and saved; pasted text and a
+// photo of a recipe become drafts that open in the editor to check and publish.
+import { writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import t from 'tap'
+import { bearer, json, pngImage, registerUser } from '../helper.js'
+import { importSite } from '../helpers/import-site.js'
+import { chromiumMissing, imageLoaded, startWebApp } from './web-app-helpers.js'
+
+const SITE = await importSite()
+
+const PAGE = (image: string) => `<!doctype html><html lang="en"><head><title>Apple pie</title>
+<script type="application/ld+json">${JSON.stringify({
+  '@context': 'https://schema.org',
+  '@type': 'Recipe',
+  name: 'Grandma\'s apple pie',
+  image,
+  recipeYield: '8',
+  recipeIngredient: ['6 apples', '200 g flour', '100 g butter', '1 tsp cinnamon'],
+  recipeInstructions: [{ '@type': 'HowToStep', text: 'Make the dough.' }, { '@type': 'HowToStep', text: 'Fill with apples and bake.' }]
+})}</script></head><body><h1>Apple pie</h1></body></html>`
+
+t.test('the web app: import', { skip: chromiumMissing }, async t => {
+  const app = await startWebApp(t, { env: SITE.env })
+  const { api } = app.bff
+  const user = await registerUser(api)
+  const picture = await pngImage(320, 240, '#27ae60')
+
+  await t.test('from a web page: progress, an editable preview, then the saved recipe', async t => {
+    const { page, signIn, said, shoot, errors } = await app.open(t)
+    // The page is answered only once the test has seen the progress indicator.
+    let release: () => void = () => {}
+    const held = new Promise<void>(resolve => { release = resolve })
+    SITE.use(t, (req, res) => {
+      if (req.url === '/pie.png') { res.writeHead(200, { 'content-type': 'image/png' }).end(picture); return }
+      held.then(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE(`${SITE.origin}/pie.png`)), () => {})
+    })
+    await signIn(user)
+    await page.click('#main-nav >> text=Import')
+    await page.waitForSelector('#import-url-form')
+    await page.fill('#import-url', `${SITE.origin}/apple-pie`)
+    await page.click('#import-url-form button[type="submit"]')
+    await page.waitForSelector('#import-result .progress progress')
+    t.match(await page.textContent('#import-result'), /Reading the page/, 'progress while the API reads the page')
+    release()
+
+    await page.waitForSelector('#recipe-form')
+    await said('Page read: check the recipe and save it')
+    const form = page.locator('#recipe-form')
+    t.equal(await form.getByLabel('Title').inputValue(), 'Grandma\'s apple pie', 'the preview fills the form')
+    const names = await Promise.all((await page.locator('#ingredient-rows [name="name"]').all()).map(async input => await input.inputValue()))
+    t.same(names, ['apples', 'flour', 'butter', 'cinnamon'])
+    t.match(await page.textContent('#photo-state'), /photo of the imported page/, 'the page\'s photo is kept (not shown: another origin)')
+    t.notMatch(await page.textContent('#import-result'), /\bnull\b|undefined/, 'no stray value printed')
+    await shoot('import-preview')
+
+    await form.getByLabel('Title').fill('Apple pie, my way')
+    await page.locator('#ingredient-rows > li').nth(3).getByRole('button', { name: 'Remove ingredient' }).click()
+    await form.getByLabel('Tags').fill('dessert')
+    const saved = page.waitForResponse(r => r.url().endsWith('/bff/api/recipe-import/from-preview'))
+    await page.click('#save-recipe')
+    const recipe = (await (await saved).json()).recipe
+    await said('Recipe imported')
+    t.equal(await page.textContent('#recipe-heading'), 'Apple pie, my way')
+    t.equal(recipe.title, 'Apple pie, my way', 'saved with the edits')
+    t.same(recipe.ingredients.map((i: any) => i.name), ['apples', 'flour', 'butter'])
+    t.equal(recipe.sourceUrl, `${SITE.origin}/apple-pie`)
+    t.equal(recipe.published, true, 'published, as the form said')
+    t.match(recipe.imageUrl, /\/uploads\//, 'the page\'s picture copied into storage')
+    await imageLoaded(page, 'img.hero')
+    t.same(errors, [])
+  })
+
+  await t.test('from pasted text: a draft to check, then published', async t => {
+    const { page, signIn, said, errors } = await app.open(t)
+    await signIn(user)
+    await page.click('#main-nav >> text=Import')
+    await page.fill('#import-text', 'Lemonade\n\nIngredients\n4 lemons\n1 l water\n100 g sugar\n\nMethod\n1. Squeeze the lemons.\n2. Stir everything together.')
+    await page.click('#import-text-form button[type="submit"]')
+    await page.waitForSelector('#recipe-form')
+    await said('Text read into a draft: check it and save')
+    t.match(await page.textContent('.notice'), /Imported as a draft/)
+    t.equal(await page.locator('#recipe-form').getByLabel('Title').inputValue(), 'Lemonade')
+    t.equal(await page.isChecked('#published'), false, 'a draft until ticked')
+    const id = new URL(page.url()).pathname.split('/')[2]
+    await page.check('#published')
+    await page.click('#save-recipe')
+    await said('Changes saved')
+    const recipe = json(await api.inject({ url: `/api/recipes/${id}`, headers: bearer(user) })).recipe
+    t.equal(recipe.published, true)
+    t.same(recipe.ingredients.map((i: any) => i.name), ['lemons', 'water', 'sugar'])
+    t.equal(recipe.instructions.length, 2)
+
+    await page.click('#main-nav >> text=Import')
+    await page.fill('#import-text', 'just some words')
+    await page.click('#import-text-form button[type="submit"]')
+    await said(/No recipe found|Validation/)
+    t.equal(await page.locator('#recipe-form').count(), 0, 'nothing to edit when no recipe is found')
+    t.same(errors, [])
+  })
+
+  await t.test('from a photo: read into a draft', async t => {
+    const { page, signIn, said, errors } = await app.open(t)
+    const lines = ['Garlic Toast', '', 'Ingredients', '2 slices bread', '1 clove garlic', '2 tbsp butter', '', 'Method', '1. Toast the bread.', '2. Rub with garlic and butter.']
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${80 + lines.length * 56}"><rect width="100%" height="100%" fill="white"/>` +
+      lines.map((line, i) => `<text x="40" y="${70 + i * 56}" font-family="DejaVu Sans, sans-serif" font-size="38" fill="black">${line}</text>`).join('') + '</svg>'
+    const file = join(tmpdir(), `recipe-card-${process.pid}.png`)
+    await writeFile(file, await sharp(Buffer.from(svg)).png().toBuffer())
+    await signIn(user)
+    await page.click('#main-nav >> text=Import')
+    await page.setInputFiles('#import-photo', file)
+    await page.waitForSelector('#import-photo-form img[src^="data:image/png"]')
+    await page.click('#import-photo-form button[type="submit"]')
+    await page.waitForSelector('#recipe-form')
+    await said('Photo read into a draft: check it and save')
+    t.match(await page.locator('#recipe-form').getByLabel('Title').inputValue(), /Garlic Toast/i, 'the title read from the photo')
+    const names = await Promise.all((await page.locator('#ingredient-rows [name="name"]').all()).map(async input => await input.inputValue()))
+    t.ok(names.some(name => /bread/i.test(name)) && names.some(name => /garlic/i.test(name)), `the ingredients read from the photo (${names.join(', ')})`)
+    t.equal(await page.isChecked('#published'), false, 'a draft until ticked')
+    t.same(errors, [])
+  })
+})
