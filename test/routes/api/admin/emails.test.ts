@@ -71,6 +71,9 @@ t.test('a refused email is failed and listed; resent after its job is gone, it i
   const again = await resend(app, admin, email.id)
   t.equal(again.statusCode, 409, 'a sent email is not resent')
   t.equal(json(again).error, 'Only a failed email can be resent')
+  // An entry is written once its answer is sent: the next request waits for it, so the log's order is the requests'.
+  const resendsAudited = async () => json(await app.inject({ url: `/api/admin/audit-logs?action=admin.emails.resend&adminId=${admin.id}`, headers: adminBearer(admin) })).auditLogs.length as number
+  await eventually(async () => await resendsAudited() === 2)
   const unknown = await resend(app, admin, UNKNOWN_ID)
   t.equal(unknown.statusCode, 404)
   t.equal(json(unknown).error, 'Email not found')
