@@ -2,9 +2,9 @@
 // built with VIDEO_PLATFORM_ORIGINS mapping each platform host the fixtures use to it (and IMPORT_ALLOW_ORIGINS
 // allowing its origin), so a request for https://www.tiktok.com/@chef/video/1 arrives here as GET /@chef/video/1.
 // Each test serves its own paths; every request is recorded (path and query, the mapped host is not visible).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import tap, { type Test } from 'tap'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Test } from 'tap'
+import { importSite } from '../../../helpers/import-site.js'
 
 /** The platform hosts the fixtures name (test/fixtures/video/pages.ts). */
 export const PLATFORM_HOSTS = [
@@ -31,33 +31,18 @@ export interface PlatformSite {
 }
 
 export async function platformSite (): Promise<PlatformSite> {
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => { res.writeHead(404).end() }
-  const server = createServer((req, res) => { handler(req, res) })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  tap.teardown(async () => {
-    server.closeAllConnections()
-    await new Promise(resolve => server.close(resolve))
-  })
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const site = await importSite()
   return {
-    origin,
-    env: {
-      IMPORT_ALLOW_ORIGINS: origin,
-      VIDEO_PLATFORM_ORIGINS: PLATFORM_HOSTS.map(host => `${host}=${origin}`).join(',')
-    },
+    origin: site.origin,
+    env: { ...site.env, VIDEO_PLATFORM_ORIGINS: PLATFORM_HOSTS.map(host => `${host}=${site.origin}`).join(',') },
     serve: (t, routes) => {
       const hits: string[] = []
-      const next = (req: IncomingMessage, res: ServerResponse) => {
+      site.use(t, (req, res) => {
         const url = req.url ?? ''
         hits.push(url)
         const route = routes[url] ?? routes[url.split('?')[0]]
         if (route == null) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
         else route(res, req)
-      }
-      handler = next
-      t.teardown(() => {
-        if (handler === next) handler = (_req, res) => { res.writeHead(404).end() }
-        server.closeAllConnections()
       })
       return hits
     }
