@@ -8,9 +8,13 @@ import sharp from 'sharp'
 import t from 'tap'
 import { bearer, json, pngImage, registerUser } from '../helper.js'
 import { importSite } from '../helpers/import-site.js'
+import { GARLIC_PASTA_CAPTION, TIKTOK_ID, tiktokPage } from '../fixtures/video/pages.js'
+import { PLATFORM_HOSTS } from '../routes/api/tiktok/platforms.js'
 import { chromiumMissing, imageLoaded, startWebApp } from './web-app-helpers.js'
 
 const SITE = await importSite()
+// The video import's platform hosts answered by the same site (VIDEO_PLATFORM_ORIGINS, as the /api/tiktok tests do).
+const ENV = { ...SITE.env, VIDEO_PLATFORM_ORIGINS: PLATFORM_HOSTS.map(host => `${host}=${SITE.origin}`).join(',') }
 
 const PAGE = (image: string) => `<!doctype html><html lang="en"><head><title>Apple pie</title>
 <script type="application/ld+json">${JSON.stringify({
@@ -24,7 +28,7 @@ const PAGE = (image: string) => `<!doctype html><html lang="en"><head><title>App
 })}</script></head><body><h1>Apple pie</h1></body></html>`
 
 t.test('the web app: import', { skip: chromiumMissing }, async t => {
-  const app = await startWebApp(t, { env: SITE.env })
+  const app = await startWebApp(t, { env: ENV })
   const { api } = app.bff
   const user = await registerUser(api)
   const picture = await pngImage(320, 240, '#27ae60')
@@ -99,6 +103,32 @@ t.test('the web app: import', { skip: chromiumMissing }, async t => {
     await page.click('#import-text-form button[type="submit"]')
     await said(/No recipe found|Validation/)
     t.equal(await page.locator('#recipe-form').count(), 0, 'nothing to edit when no recipe is found')
+    t.same(errors, [])
+  })
+
+  await t.test('from a video link: what it says first, then a draft with its thumbnail to edit', async t => {
+    const { page, signIn, said, errors } = await app.open(t)
+    const cover = await pngImage(320, 568, '#e67e22')
+    SITE.use(t, (req, res) => {
+      if ((req.url ?? '').startsWith('/obj/')) { res.writeHead(200, { 'content-type': 'image/png' }).end(cover); return }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(tiktokPage({ id: TIKTOK_ID, handle: 'chef.jo', nickname: 'Chef Jo', desc: GARLIC_PASTA_CAPTION }))
+    })
+    await signIn(user)
+    await page.click('#main-nav >> text=Import')
+    await page.fill('#import-video', `https://www.tiktok.com/@chef.jo/video/${TIKTOK_ID}`)
+    await page.click('#import-video-form button[type="submit"]')
+    await said('Video read: check what was found and save it')
+    t.match(await page.textContent('#video-source'), /@chef\.jo/, 'the author is credited')
+    t.ok(await page.locator('#video-ingredients li').count() >= 3, 'the ingredients the caption lists')
+    await page.click('#save-video-draft')
+    await page.waitForSelector('#recipe-form')
+    await said('Video read into a draft: check it and save')
+    t.equal(await page.isChecked('#published'), false, 'a draft until ticked')
+    const id = new URL(page.url()).pathname.split('/')[2]
+    const recipe = json(await api.inject({ url: `/api/recipes/${id}`, headers: bearer(user) })).recipe
+    t.equal(recipe.sourceUrl, `https://www.tiktok.com/@chef.jo/video/${TIKTOK_ID}`, 'the video is the source')
+    t.match(recipe.imageUrl, /\/uploads\//, 'its thumbnail copied into storage')
     t.same(errors, [])
   })
 

@@ -1,4 +1,4 @@
-// Import a recipe from a web page, from pasted text or from a photo. A page is read into a preview (with progress while
+// Import a recipe from a web page, from a video post, from pasted text or from a photo. A page is read into a preview (with progress while
 // the API fetches it) that the person edits in the recipe form before saving it. Pasted text and photos are read by the
 // API straight into a draft (it has no preview route for them), which then opens in the editor to check and publish.
 import { call, check, act, say, heading, navigate } from '../app.js'
@@ -52,6 +52,40 @@ export const show = {
       result.querySelector('#preview-heading').focus()
     }))
 
+    // A video post (TikTok, YouTube, Instagram): what the API read from it first, then saved as a draft (the API copies
+    // the thumbnail from the platform) that opens in the editor, as text and photos do.
+    const video = h('input', { id: 'import-video', name: 'video', type: 'url', required: true, maxlength: '2000', placeholder: 'https://www.tiktok.com/@…/video/…' })
+    const videoForm = h('form', { id: 'import-video-form' }, field('Link to a video', video, 'TikTok, YouTube or Instagram.'), h('button', { type: 'submit' }, 'Read the video'))
+    videoForm.addEventListener('submit', act(async () => {
+      result.replaceChildren(progress('Reading the video… this can take a few seconds'))
+      result.setAttribute('aria-busy', 'true')
+      const res = await call('POST', '/bff/api/tiktok/preview', { url: video.value })
+      result.removeAttribute('aria-busy')
+      if (!check(res, 200)) { result.replaceChildren(); return }
+      const { preview, video: post } = res.body
+      const duplicates = res.body.duplicates ?? []
+      const save = h('button', { type: 'button', id: 'save-video-draft' }, 'Save as a draft and edit')
+      save.addEventListener('click', act(async () => {
+        const saved = await call('POST', '/bff/api/tiktok/import', { url: video.value, saveAsDraft: true })
+        if (!check(saved, [200, 201])) return
+        await navigate(`/recipes/${id(saved.body.recipe.id)}/edit?imported=1`)
+        say('Video read into a draft: check it and save')
+      }))
+      result.replaceChildren(
+        h('h2', { id: 'preview-heading', tabindex: '-1' }, 'What the video says'),
+        duplicates.length > 0
+          ? h('p', { class: 'notice' }, 'You already imported this video: ', duplicates.map((d, i) => [i > 0 ? ', ' : '', h('a', { href: `/recipes/${id(d.id)}` }, d.title)]))
+          : '',
+        h('p', { id: 'video-source' }, `${preview.title} (by ${post.author ?? 'an unknown author'})`),
+        h('h3', {}, 'Ingredients'),
+        h('ul', { id: 'video-ingredients' }, preview.ingredients.map(ingredient => h('li', {}, ingredient.text))),
+        h('h3', {}, 'Steps'),
+        h('ol', { id: 'video-steps' }, preview.instructions.map(step => h('li', {}, step.text))),
+        save)
+      say('Video read: check what was found and save it')
+      result.querySelector('#preview-heading').focus()
+    }))
+
     const text = h('textarea', { id: 'import-text', name: 'text', required: true, rows: '10', maxlength: '50000', placeholder: 'Title\n\nIngredients\n2 eggs\n…\n\nMethod\n1. …' })
     const textForm = h('form', { id: 'import-text-form' }, field('Recipe text', text, 'A title, the ingredients and the steps, as written anywhere.'), h('button', { type: 'submit' }, 'Read the text'))
     textForm.addEventListener('submit', act(async () => {
@@ -85,6 +119,7 @@ export const show = {
     screen.append(h('section', { class: 'card' }, heading('Import a recipe'),
       h('div', { class: 'two' },
         h('section', { 'aria-labelledby': 'from-url' }, h('h2', { id: 'from-url' }, 'From a web page'), urlForm),
+        h('section', { 'aria-labelledby': 'from-video' }, h('h2', { id: 'from-video' }, 'From a video'), videoForm),
         h('section', { 'aria-labelledby': 'from-text' }, h('h2', { id: 'from-text' }, 'From text'), textForm),
         h('section', { 'aria-labelledby': 'from-photo' }, h('h2', { id: 'from-photo' }, 'From a photo'), photoForm)),
       result))
