@@ -55,8 +55,9 @@ export const recipes = pgTable('recipes', {
   /**
    * The match key of each ingredient, in the order of `ingredients` ('' for one without letters or digits): its name
    * (its line when the name is empty) lower-cased, accents folded, punctuation dropped, each word singular.
-   * Computed by PostgreSQL (`recipe_ingredient_names`, migration 0023), the one definition of the normalisation,
-   * which also normalises the search terms of POST /api/ai-recipes/search-by-ingredients.
+   * Computed by PostgreSQL (`recipe_ingredient_names`, migration 0023; words made singular by `ingredient_singular`,
+   * generated from lib/ingredient-vocabulary.ts in migration 0034), which also normalises the search terms of
+   * POST /api/ai-recipes/search-by-ingredients.
    */
   ingredientNames: text('ingredient_names').array().notNull().generatedAlwaysAs(sql`recipe_ingredient_names(ingredients)`),
   /** The distinct words of `ingredientNames`: what the ingredient search's word index looks up. */
