@@ -57,14 +57,21 @@ const noise = (width: number, height: number) => sharp(randomBytes(width * heigh
 const pngForm = multipartFile('image', 'noise.png', 'image/png')
 const jpegForm = multipartFile('image', 'noise.jpg', 'image/jpeg')
 
+/** The bodies of the last answers that were not a success, by status: what a FAIL line names. */
+const refusals = new Map<number, string>()
+
 async function post (base: string, token: string, form: { contentType: string }, body: Buffer): Promise<number> {
   return await new Promise((resolve, reject) => {
     const req = request(`${base}/api/upload/image`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': form.contentType, 'content-length': body.length }
     }, res => {
-      res.resume()
-      res.on('end', () => { resolve(res.statusCode ?? 0) })
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => { if (res.statusCode != null && res.statusCode >= 400) chunks.push(chunk) })
+      res.on('end', () => {
+        if (chunks.length > 0) refusals.set(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8').slice(0, 300))
+        resolve(res.statusCode ?? 0)
+      })
     })
     req.on('error', reject)
     req.end(body)
@@ -129,12 +136,14 @@ async function burst (service: Child, name: string, uploads: Array<() => Promise
   await service.quiet()
   const poller = await startPoller(service.base)
   await service.reset()
+  refusals.clear()
   const statuses = await Promise.all(uploads.map(async send => await send()))
   const probe = await service.report()
   const health = await poller.stop()
   if (statuses.some((status, i) => ![expected[i]].flat().includes(status))) {
     failures++
-    console.log(`FAIL ${name}: statuses ${JSON.stringify(statuses)} (expected ${JSON.stringify(expected)})`)
+    console.log(`FAIL ${name}: statuses ${JSON.stringify(statuses)} (expected ${JSON.stringify(expected)}); ` +
+      `answers: ${JSON.stringify(Object.fromEntries(refusals))}`)
   }
   const healthP99 = percentile(health.times, 99)
   return {
