@@ -215,6 +215,20 @@ export function heading (text, attrs = {}) {
   return h('h1', { tabindex: '-1', ...attrs }, text)
 }
 
+/**
+ * The one resource a screen shows (GET `url`): its body, or null once the screen has said why not: gone, a card named
+ * `missing.title` with a link back (`missing.href`, `missing.link`); another failure, the error said as usual.
+ */
+export async function loadResource (ctx, url, missing) {
+  const res = await call('GET', url)
+  if (!ctx.live()) return null
+  if (res.status === 404) {
+    ctx.screen.append(h('section', { class: 'card' }, heading(missing.title), h('a', { href: missing.href }, missing.link)))
+    return null
+  }
+  return check(res, 200) ? res.body : null
+}
+
 /** Goes to `url` (same origin) and draws it. */
 export async function navigate (url, replace = false) {
   if (replace) history.replaceState(null, '', url)

@@ -1,5 +1,5 @@
 // Collections: mine (with the built-in Saved Recipes) and bookmarks; create one; a collection's recipes, removable.
-import { call, check, act, say, heading, navigate, recipeCard, pager } from '../app.js'
+import { call, check, act, say, heading, navigate, recipeCard, pager, loadResource } from '../app.js'
 import { h, field, checkbox, picture } from './dom.js'
 
 const id = encodeURIComponent
@@ -48,11 +48,9 @@ export const list = {
 export const detail = {
   async render (ctx) {
     const cid = id(ctx.params.id)
-    const res = await call('GET', `/bff/api/collections/${cid}`)
-    if (!ctx.live()) return
-    if (res.status === 404) { ctx.screen.append(h('section', { class: 'card' }, heading('Collection not found'), h('a', { href: '/collections' }, 'Your collections'))); return }
-    if (!check(res, 200)) return
-    const collection = res.body.collection
+    const body = await loadResource(ctx, `/bff/api/collections/${cid}`, { title: 'Collection not found', href: '/collections', link: 'Your collections' })
+    if (body == null) return
+    const collection = body.collection
     const mine = collection.userId === ctx.user.id
     const grid = h('ul', { id: 'collection-recipes', class: 'recipe-grid' })
     const pages = h('div')

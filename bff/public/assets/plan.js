@@ -1,7 +1,7 @@
 // Households and meal planning: my plans and households (create, join by invite code), a plan's week view (add a
 // recipe to a day and meal, remove it, share the plan with a household), and the grocery list made from a plan, with
 // check-off sized for a phone.
-import { call, check, act, say, heading, navigate } from '../app.js'
+import { call, check, act, say, heading, navigate, loadResource } from '../app.js'
 import { h, field, select, checkbox } from './dom.js'
 import { MEALS } from './recipe.js'
 
@@ -80,11 +80,9 @@ function households (families) {
 export const week = {
   async render (ctx) {
     const pid = id(ctx.params.id)
-    const res = await call('GET', `/bff/api/mealplans/${pid}`)
-    if (!ctx.live()) return
-    if (res.status === 404) { ctx.screen.append(h('section', { class: 'card' }, heading('Meal plan not found'), h('a', { href: '/plan' }, 'Your meal plans'))); return }
-    if (!check(res, 200)) return
-    const plan = res.body.mealPlan
+    const body = await loadResource(ctx, `/bff/api/mealplans/${pid}`, { title: 'Meal plan not found', href: '/plan', link: 'Your meal plans' })
+    if (body == null) return
+    const plan = body.mealPlan
     const canEdit = plan.access !== 'view'
     const days = []
     for (let t = parse(plan.startDate).getTime(); t <= parse(plan.endDate).getTime() && days.length < 31; t += DAY) days.push(iso(new Date(t)))
@@ -192,11 +190,9 @@ const CATEGORIES = ['produce', 'bakery', 'meat', 'dairy', 'frozen', 'pantry', 's
 export const grocery = {
   async render (ctx) {
     const gid = id(ctx.params.id)
-    const res = await call('GET', `/bff/api/grocerylists/${gid}`)
-    if (!ctx.live()) return
-    if (res.status === 404) { ctx.screen.append(h('section', { class: 'card' }, heading('Grocery list not found'), h('a', { href: '/plan' }, 'Meal plans'))); return }
-    if (!check(res, 200)) return
-    const list = res.body.groceryList
+    const found = await loadResource(ctx, `/bff/api/grocerylists/${gid}`, { title: 'Grocery list not found', href: '/plan', link: 'Meal plans' })
+    if (found == null) return
+    const list = found.groceryList
     const count = h('p', { id: 'grocery-count', class: 'meta', 'aria-live': 'polite' })
     const body = h('div', { id: 'grocery-items' })
     const items = list.items

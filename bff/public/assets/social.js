@@ -1,6 +1,6 @@
 // The activity feed (recipes of the people I follow), notifications with mark-as-read, and a person's profile page
 // (follow / unfollow, their recipes).
-import { call, check, act, say, heading, recipeCard, pager, refreshBadge } from '../app.js'
+import { call, check, act, say, heading, recipeCard, pager, refreshBadge, loadResource } from '../app.js'
 import { h, picture, shortDate } from './dom.js'
 
 const id = encodeURIComponent
@@ -71,11 +71,9 @@ export const notifications = {
 export const profile = {
   async render (ctx) {
     const name = id(ctx.params.username)
-    const res = await call('GET', `/bff/api/users/${name}`)
-    if (!ctx.live()) return
-    if (res.status === 404) { ctx.screen.append(h('section', { class: 'card' }, heading('Nobody here'), h('a', { href: '/' }, 'Back to the recipes'))); return }
-    if (!check(res, 200)) return
-    const user = res.body.user
+    const body = await loadResource(ctx, `/bff/api/users/${name}`, { title: 'Nobody here', href: '/', link: 'Back to the recipes' })
+    if (body == null) return
+    const user = body.user
     const followers = h('span', { id: 'follower-count' }, String(user._count?.followers ?? 0))
     const follow = user.id === ctx.user.id
       ? h('a', { href: '/settings', class: 'button quiet' }, 'Edit your profile')
