@@ -3,6 +3,7 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import { pino } from 'pino'
 import type { Test } from 'tap'
 import bff, { type BffOptions } from '../../bff/app.js'
@@ -130,3 +131,15 @@ export function captureLogs (): LogCapture {
   const stream = { write: (line: string) => { lines.push(JSON.parse(line)) } }
   return { logger: pino({ ...loggerOptions({ logLevel: 'info' }, false) as object }, stream), lines }
 }
+
+type HtmlNode = DefaultTreeAdapterMap['node']
+export type HtmlElement = DefaultTreeAdapterMap['element']
+
+function elementsOf (node: HtmlNode): HtmlElement[] {
+  const children = 'childNodes' in node ? node.childNodes : []
+  const content = node.nodeName === 'template' ? [(node as DefaultTreeAdapterMap['template']).content] : []
+  return [...('tagName' in node ? [node] : []), ...[...children, ...content].flatMap(child => elementsOf(child as HtmlNode))]
+}
+
+/** Every element of an HTML document, template contents included, in document order (parse5, as a browser parses). */
+export const htmlElements = (html: string): HtmlElement[] => elementsOf(parse(html) as unknown as HtmlNode)

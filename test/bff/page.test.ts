@@ -1,19 +1,9 @@
 // The proxy's own page at `/`: two static files under a strict CSP, found beside the module (also in dist/).
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import t from 'tap'
 import { PAGE_CSP, PAGE_FILES, PUBLIC_DIR } from '../../bff/plugins/page.js'
-import { refusingApiUrl, startProxy } from './helpers.js'
-
-type Node = DefaultTreeAdapterMap['node']
-type Element = DefaultTreeAdapterMap['element']
-
-function elements (node: Node): Element[] {
-  const children = 'childNodes' in node ? node.childNodes : []
-  const content = node.nodeName === 'template' ? [(node as DefaultTreeAdapterMap['template']).content] : []
-  return [...('tagName' in node ? [node] : []), ...[...children, ...content].flatMap(child => elements(child as Node))]
-}
+import { htmlElements, refusingApiUrl, startProxy } from './helpers.js'
 
 t.test('GET / and /app.js: the page, from the proxy itself', async t => {
   // The API is down: the page is the proxy's own.
@@ -31,7 +21,7 @@ t.test('GET / and /app.js: the page, from the proxy itself', async t => {
   t.equal(html.headers['cross-origin-resource-policy'], 'same-origin')
 
   // Nothing the strict CSP would block: no inline script, handler, style or javascript: URL.
-  const all = elements(parse(html.body) as unknown as Node)
+  const all = htmlElements(html.body)
   const scripts = all.filter(el => el.tagName === 'script')
   t.same(scripts.map(el => el.attrs.find(a => a.name === 'src')?.value), ['/app.js'], 'one external script')
   t.ok(scripts.every(el => el.childNodes.length === 0), 'with no inline code')

@@ -2,19 +2,9 @@
 // path, no inline script or style in the HTML, the modules and stylesheet of bff/public/assets with their types and
 // nothing else of the disk, and no HTML sink, eval or absolute URL in any script.
 import { readdir, readFile } from 'node:fs/promises'
-import { parse, type DefaultTreeAdapterMap } from 'parse5'
 import t from 'tap'
 import { APP_PATHS, ASSETS_DIR, PAGE_CSP } from '../../bff/plugins/page.js'
-import { refusingApiUrl, startProxy } from './helpers.js'
-
-type Node = DefaultTreeAdapterMap['node']
-type Element = DefaultTreeAdapterMap['element']
-
-function elements (node: Node): Element[] {
-  const children = 'childNodes' in node ? node.childNodes : []
-  const content = node.nodeName === 'template' ? [(node as DefaultTreeAdapterMap['template']).content] : []
-  return [...('tagName' in node ? [node] : []), ...[...children, ...content].flatMap(child => elements(child as Node))]
-}
+import { htmlElements, refusingApiUrl, startProxy } from './helpers.js'
 
 const STRICT = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -34,7 +24,7 @@ t.test('the app\'s page and assets, from the proxy', async t => {
   const reset = await proxy.inject('/reset-password?token=abc')
   t.equal(reset.statusCode, 200, 'the reset link of the password email opens the app')
 
-  const all = elements(parse(home.body) as unknown as Node)
+  const all = htmlElements(home.body)
   const scripts = all.filter(el => el.tagName === 'script')
   t.same(scripts.map(el => Object.fromEntries(el.attrs.map(a => [a.name, a.value]))), [{ type: 'module', src: '/app.js' }], 'one external module')
   t.ok(scripts.every(el => el.childNodes.length === 0), 'no inline script')
