@@ -32,18 +32,30 @@ export interface PageReader {
   close: () => Promise<void>
 }
 
-/** One thread at most, started on the first large page and ended after a minute without one. */
-export function createPageReader (): PageReader {
+export interface ReaderLimits {
+  maxQueued: number
+  timeoutMs: number
+  startWaitMs: number
+}
+
+const LIMITS: ReaderLimits = { maxQueued: MAX_QUEUED, timeoutMs: READ_TIMEOUT_MS, startWaitMs: START_WAIT_MS }
+
+/**
+ * One thread at most, started on the first large page and ended after a minute without one. `limits` differ from the
+ * defaults only in tests (a timeout or a full queue reached with a few pages).
+ */
+export function createPageReader (limits: Partial<ReaderLimits> = {}): PageReader {
+  const { maxQueued, timeoutMs, startWaitMs } = { ...LIMITS, ...limits }
   let pool: Piscina | undefined
   return {
     async read (html, platform, postId) {
       if (html.length <= READ_ON_THREAD_CHARS) return readVideoPage(html, platform, postId)
-      pool ??= new Piscina({ filename: WORKER.href, minThreads: 0, maxThreads: 1, maxQueue: MAX_QUEUED, idleTimeout: 60_000 })
-      if (pool.queueSize >= MAX_QUEUED) throw new ReaderBusy('the page reader is busy')
+      pool ??= new Piscina({ filename: WORKER.href, minThreads: 0, maxThreads: 1, maxQueue: maxQueued, idleTimeout: 60_000 })
+      if (pool.queueSize >= maxQueued) throw new ReaderBusy('the page reader is busy')
       try {
-        return await runTimed<PageRead>(pool, { html, platform, postId }, { timeoutMs: READ_TIMEOUT_MS, startWaitMs: START_WAIT_MS })
+        return await runTimed<PageRead>(pool, { html, platform, postId }, { timeoutMs, startWaitMs })
       } catch (err) {
-        if (err instanceof TaskTimedOut) throw new ReadTimedOut(`reading the page took longer than ${READ_TIMEOUT_MS / 1000} s`, { cause: err })
+        if (err instanceof TaskTimedOut) throw new ReadTimedOut(`reading the page took longer than ${timeoutMs} ms`, { cause: err })
         if (err instanceof TaskNotStarted) throw new ReaderBusy('the page reader did not start in time', { cause: err })
         throw err
       }
