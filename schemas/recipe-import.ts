@@ -95,15 +95,14 @@ export const RecipePreviewInputSchema = Type.Object({
 export type RecipePreviewInput = Static<typeof RecipePreviewInputSchema>
 
 export const FromPreviewBody = Type.Object({ preview: ref(RecipePreviewInputSchema), saveAsDraft: SaveAsDraft })
-export const FromTextBody = Type.Object({
-  text: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, pattern: '\\S', description: 'The recipe as text (not blank)' }),
-  saveAsDraft: SaveAsDraft
-})
-export const FromImageBody = Type.Object({
-  image: Type.String({ minLength: 100, maxLength: IMAGE_BODY_LIMIT, description: 'The image, base64 (a data: URL prefix is accepted)' }),
-  mimeType: Type.Optional(Type.String({ maxLength: 100 })),
-  saveAsDraft: SaveAsDraft
-})
+const ImportText = Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, pattern: '\\S', description: 'The recipe as text (not blank)' })
+const ImportImage = Type.String({ minLength: 100, maxLength: IMAGE_BODY_LIMIT, description: 'The image, base64 (a data: URL prefix is accepted)' })
+const ImageType = Type.Optional(Type.String({ maxLength: 100 }))
+/** The text and photo previews take what from-text and from-image take, less `saveAsDraft` (nothing is saved). */
+export const TextPreviewBody = Type.Object({ text: ImportText })
+export const ImagePreviewBody = Type.Object({ image: ImportImage, mimeType: ImageType })
+export const FromTextBody = Type.Object({ text: ImportText, saveAsDraft: SaveAsDraft })
+export const FromImageBody = Type.Object({ image: ImportImage, mimeType: ImageType, saveAsDraft: SaveAsDraft })
 export const LegacyImportBody = Type.Object({
   url: PageUrl,
   userId: Type.String({ minLength: 1, maxLength: 64, description: 'Must be your own id (403 otherwise)' }),
@@ -123,6 +122,11 @@ export const PreviewResponse = Type.Object({
   preview: ref(RecipePreviewSchema),
   duplicates: Type.Array(Duplicate, { description: 'Your recipes from the same page (source URL without tracking parameters); at most 10' })
 }, { description: 'What the page holds; nothing is saved' })
+
+export const ReadPreviewResponse = Type.Object({
+  success: Type.Literal(true),
+  preview: ref(RecipePreviewSchema)
+}, { description: 'What the text or photo holds; nothing is saved (no `duplicates`: there is no source page)' })
 
 export const ImportedResponse = Type.Object({
   success: Type.Literal(true),

@@ -8,15 +8,13 @@ import {
   ImportLimitReached, LegacyImportForbidden, NoRecipeFound, pageNotFetched, RecipeImportDisabled, RecipeLimitReached,
   UrlNotAllowed, validationError
 } from '../../../lib/errors.js'
-import { checkImage, IMAGE_TYPES, type CheckedImage } from '../../../lib/images.js'
-import { createOcr } from '../../../lib/recipe-import/ocr.js'
 import { previewFromInput, type PreviewInput, type RecipePreview } from '../../../lib/recipe-import/preview.js'
 import { FetchFailed, safeFetch, UrlNotAllowed as Refused } from '../../../lib/recipe-import/safe-fetch.js'
 import { sourceKey, sourceKeyPrefix } from '../../../lib/recipe-import/source-url.js'
-import { parseRecipeText } from '../../../lib/recipe-import/text.js'
 import { detached } from '../../../lib/request-scope.js'
 import { RECIPE_LIMITS, type RecipeInput, type RecipeView } from '../../../schemas/recipes.js'
 import { createImportImages } from './import-image.js'
+import { checkedImage, createPhotoReader, readText, usable } from './import-text.js'
 import { usagePeriod } from './plans.js'
 import { boundedIngredients, boundedMinutes, boundedServings, cutText } from './recipe-fields.js'
 
@@ -27,7 +25,6 @@ declare module 'fastify' {
 }
 
 const MAX_DUPLICATES = 10
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 /** An identical import within this time returns the recipe the first one made (repeats, double submits, races). */
 export const IMPORT_REPEAT_SECONDS = 600
 
@@ -65,9 +62,6 @@ export function previewToRecipe (preview: RecipePreview, saveAsDraft: boolean): 
   }
 }
 
-/** A preview is worth keeping when it has a title and either ingredients or steps. */
-const usable = (preview: RecipePreview | null): preview is RecipePreview =>
-  preview != null && preview.title.trim() !== '' && (preview.ingredients.length > 0 || preview.instructions.length > 0)
 /** Scripts may still fill it: a page with no ingredients or no steps is worth a browser render. */
 const complete = (preview: RecipePreview | null) => usable(preview) && preview.ingredients.length > 0 && preview.instructions.length > 0
 
@@ -75,9 +69,8 @@ export function createRecipeImportService (fastify: FastifyInstance) {
   const { db, importsRepository: imports, planService: plans } = fastify
   const extract = fastify.extractor.extract
   const allowOrigins = fastify.config.importAllowOrigins
-  const ocr = createOcr({ maxConcurrent: 1 })
+  const readPhoto = createPhotoReader(fastify)
   const images = createImportImages(fastify)
-  fastify.addHook('onClose', async () => { await ocr.close() })
 
   /** Strict auth is the route's; then the flag, the monthly allowance and the recipe limit (exact again at creation). */
   async function gate (userId: string): Promise<void> {
@@ -194,21 +187,6 @@ export function createRecipeImportService (fastify: FastifyInstance) {
     })
   }
 
-  /**
-   * Decodes a base64 image (a data: URL prefix allowed) within the size bound, then checks it as an upload is checked
-   * (lib/images.ts), before anything decodes it: only the upload formats reach sharp and OCR. The declared type is
-   * `mimeType`, else the data URL's; with neither, the file's signature must be one of the upload types.
-   */
-  async function checkedImage (image: string, mimeType: string | undefined): Promise<CheckedImage> {
-    const dataUrl = /^data:([^,;]{0,100})[^,]{0,100},/.exec(image)
-    const base64 = image.slice(dataUrl?.[0].length ?? 0).replace(/\s+/g, '')
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) throw validationError(['image: must be base64'])
-    const bytes = Buffer.from(base64, 'base64')
-    if (bytes.length > MAX_IMAGE_BYTES) throw validationError([`image: at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`])
-    const declared = [mimeType, dataUrl?.[1]].find(type => type != null && type !== '')
-    return await checkImage('image', { data: bytes }, declared, IMAGE_TYPES)
-  }
-
   return {
     /** What the video import (services/video-import.ts) shares with the page import: one gate, log, duplicate and creation rule. */
     shared: { gate, logged, duplicates, create, pageKey },
@@ -241,23 +219,32 @@ export function createRecipeImportService (fastify: FastifyInstance) {
         await create(userId, preview, saveAsDraft, importKey('preview', JSON.stringify([preview, saveAsDraft])), 'preview', true))
     },
 
-    async fromText (userId: string, text: string, saveAsDraft: boolean) {
+    /** Pasted text read into a preview: nothing saved or spent, as the page preview (gate and hourly rate included). */
+    async textPreview (userId: string, text: string) {
       await gate(userId)
-      return await logged(userId, 'text', 'create', null, async () => {
-        const preview = parseRecipeText(text)
-        if (!usable(preview)) throw new NoRecipeFound()
-        return await create(userId, preview, saveAsDraft, importKey('text', JSON.stringify([text.trim(), saveAsDraft])), 'text')
-      })
+      return await logged(userId, 'text', 'preview', null, async () => ({ preview: readText(text), method: 'text' }))
     },
 
+    /** The text preview, saved. */
+    async fromText (userId: string, text: string, saveAsDraft: boolean) {
+      await gate(userId)
+      return await logged(userId, 'text', 'create', null, async () =>
+        await create(userId, readText(text), saveAsDraft, importKey('text', JSON.stringify([text.trim(), saveAsDraft])), 'text'))
+    },
+
+    /** A photo checked as an upload (before OCR, outside the log: a refused file is a validation error), read by OCR. */
+    async imagePreview (userId: string, image: string, mimeType?: string) {
+      await gate(userId)
+      const checked = await checkedImage(image, mimeType)
+      return await logged(userId, 'image', 'preview', null, async () => ({ preview: await readPhoto(checked), method: 'ocr' }))
+    },
+
+    /** The photo preview, saved. */
     async fromImage (userId: string, image: string, saveAsDraft: boolean, mimeType?: string) {
       await gate(userId)
       const checked = await checkedImage(image, mimeType)
-      return await logged(userId, 'image', 'create', null, async () => {
-        const preview = parseRecipeText(await ocr.recognize(checked.data))
-        if (!usable(preview)) throw new NoRecipeFound()
-        return await create(userId, preview, saveAsDraft, importKey(saveAsDraft ? 'image' : 'image-published', checked.sourceHash), 'ocr')
-      })
+      return await logged(userId, 'image', 'create', null, async () =>
+        await create(userId, await readPhoto(checked), saveAsDraft, importKey(saveAsDraft ? 'image' : 'image-published', checked.sourceHash), 'ocr'))
     }
   }
 }
