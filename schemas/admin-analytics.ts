@@ -1,5 +1,7 @@
 // The admin analytics report (GET /api/admin/analytics and GET /api/analytics: the same body).
 import { Type, type Static } from 'typebox'
+import { recipes } from '../db/schema/recipes.js'
+import { pick, tableColumns } from './columns.js'
 import { DateTime, Id } from './common.js'
 
 /** Days the daily series and the engagement counts cover (UTC days, today included). */
@@ -25,15 +27,14 @@ const UsageMonth = Type.Object({
   aiGenerations: Type.Object({ count: counted('AI generations made'), users: counted('Users who generated at least once') })
 })
 
+const recipe = tableColumns(recipes)
+
 export const TopRecipe = Type.Object({
-  id: Id,
-  slug: Type.String(),
-  title: Type.String(),
-  likeCount: Count,
-  commentCount: Count,
-  ratingCount: Count,
+  ...pick(recipe, ['id', 'slug', 'title', 'likeCount', 'commentCount', 'ratingCount'], {
+    likeCount: Count, commentCount: Count, ratingCount: Count
+  }),
   averageRating: Type.Number({ description: 'Mean of all ratings, 0 when there are none' }),
-  createdAt: DateTime,
+  ...pick(recipe, ['createdAt']),
   author: Type.Object({ id: Id, username: Type.String() })
 })
 

@@ -1,6 +1,8 @@
 // The admin audit log's shapes.
 import { Type } from 'typebox'
-import { DateTime, Id, Nullable, Pagination, PaginationQuery, ref } from './common.js'
+import { adminAuditLogs } from '../db/schema/admin.js'
+import { pick, tableColumns } from './columns.js'
+import { Id, Pagination, PaginationQuery, ref } from './common.js'
 
 export const AuditLogQuery = Type.Object({
   ...PaginationQuery.properties,
@@ -13,18 +15,12 @@ export const AuditLogQuery = Type.Object({
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Entries before this instant' }))
 })
 
-export const AuditLogEntry = Type.Object({
-  id: Id,
-  adminId: Nullable(Id, { description: 'null when no admin was signed in (failed sign-ins, refused tokens)' }),
-  action: Type.String(),
-  method: Type.String(),
-  path: Type.String(),
-  body: Type.Unknown({ description: 'The request body with password, code, token and secret fields redacted' }),
-  ip: Nullable(Type.String()),
-  userAgent: Nullable(Type.String()),
-  status: Type.Integer(),
-  createdAt: DateTime
-})
+export const AuditLogEntry = Type.Object(pick(tableColumns(adminAuditLogs),
+  ['id', 'adminId', 'action', 'method', 'path', 'body', 'ip', 'userAgent', 'status', 'createdAt'], {
+    adminId: 'null when no admin was signed in (failed sign-ins, refused tokens)',
+    body: Type.Unknown({ description: 'The request body with password, code, token and secret fields redacted' })
+  }
+))
 
 export const AuditLogList = Type.Object({
   auditLogs: Type.Array(AuditLogEntry),

@@ -1,8 +1,9 @@
 // The admin API's content moderation: the recipe moderation queue and the reports users file.
 import { Type, type Static } from 'typebox'
-import { MODERATION_STATUSES, VISIBILITIES } from '../db/schema/recipes.js'
-import { REPORT_STATUSES, REPORT_TYPES } from '../db/schema/social.js'
-import { DateTime, Id, Nullable, Pagination, PaginationQuery, ref, StringEnum } from './common.js'
+import { MODERATION_STATUSES, recipes, VISIBILITIES } from '../db/schema/recipes.js'
+import { REPORT_STATUSES, REPORT_TYPES, reports } from '../db/schema/social.js'
+import { pick, tableColumns } from './columns.js'
+import { Id, Nullable, Pagination, PaginationQuery, ref, StringEnum } from './common.js'
 
 const UserRef = Type.Object({ id: Id, username: Type.String() })
 
@@ -18,20 +19,19 @@ export const AdminRecipeQuery = Type.Object({
 })
 export type AdminRecipeFilters = Omit<Static<typeof AdminRecipeQuery>, 'page' | 'limit'>
 
+const recipe = tableColumns(recipes)
+
 export const AdminRecipe = Type.Object({
-  id: Id,
-  slug: Type.String(),
-  title: Type.String(),
+  ...pick(recipe, ['id', 'slug', 'title']),
   author: UserRef,
-  visibility: StringEnum(VISIBILITIES),
-  published: Type.Boolean(),
-  moderationStatus: StringEnum(MODERATION_STATUSES),
-  moderationNote: Nullable(Type.String({ description: 'The note of the last moderation decision (admins only)' })),
-  moderatedAt: Nullable(DateTime),
-  likeCount: Type.Integer({ minimum: 0 }),
-  commentCount: Type.Integer({ minimum: 0 }),
-  createdAt: DateTime,
-  updatedAt: DateTime
+  ...pick(recipe, ['visibility', 'published', 'moderationStatus', 'moderationNote', 'moderatedAt', 'likeCount', 'commentCount',
+    'createdAt', 'updatedAt'], {
+    visibility: StringEnum(VISIBILITIES),
+    moderationStatus: StringEnum(MODERATION_STATUSES),
+    moderationNote: 'The note of the last moderation decision (admins only)',
+    likeCount: Type.Integer({ minimum: 0 }),
+    commentCount: Type.Integer({ minimum: 0 })
+  })
 }, { $id: 'AdminRecipe', description: 'A recipe with its moderation state' })
 export type AdminRecipeView = Static<typeof AdminRecipe>
 
@@ -81,21 +81,18 @@ export const ReportTarget = Type.Object({
 }, { $id: 'AdminReportTarget', description: 'What the report is about; null when it no longer exists' })
 export type ReportTargetView = Static<typeof ReportTarget>
 
+const report = tableColumns(reports)
+
 export const AdminReport = Type.Object({
-  id: Id,
-  type: StringEnum(REPORT_TYPES),
-  targetId: Id,
+  ...pick(report, ['id', 'type', 'targetId'], { type: StringEnum(REPORT_TYPES), targetId: Id }),
   target: Nullable(ref(ReportTarget)),
-  reason: Type.String(),
-  details: Nullable(Type.String()),
-  status: StringEnum(REPORT_STATUSES),
-  resolution: Nullable(Type.String()),
-  action: Nullable(StringEnum(REPORT_ACTIONS)),
+  ...pick(report, ['reason', 'details', 'status', 'resolution', 'action'], {
+    status: StringEnum(REPORT_STATUSES),
+    action: Nullable(StringEnum(REPORT_ACTIONS))
+  }),
   reporter: UserRef,
   reviewedBy: Nullable(UserRef, { description: 'The admin who last reviewed it' }),
-  reviewedAt: Nullable(DateTime),
-  createdAt: DateTime,
-  updatedAt: DateTime
+  ...pick(report, ['reviewedAt', 'createdAt', 'updatedAt'])
 }, { $id: 'AdminReport', description: 'A report with its reporter, target and review' })
 export type AdminReportView = Static<typeof AdminReport>
 

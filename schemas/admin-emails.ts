@@ -1,7 +1,8 @@
 // The admin API's view of the email log (email_outbox): list by status, resend failed emails. Never the body.
 import { Type, type Static } from 'typebox'
-import { EMAIL_STATUSES } from '../db/schema/mail.js'
-import { DateTime, Id, Nullable, Pagination, PaginationQuery, ref, StringEnum } from './common.js'
+import { EMAIL_STATUSES, emailOutbox } from '../db/schema/mail.js'
+import { pick, tableColumns } from './columns.js'
+import { Id, Pagination, PaginationQuery, ref, StringEnum } from './common.js'
 
 export const AdminEmailParams = Type.Object({ emailId: Id })
 
@@ -16,19 +17,16 @@ export const AdminEmailQuery = Type.Object({
 })
 export type AdminEmailFilters = Omit<Static<typeof AdminEmailQuery>, 'page' | 'limit'>
 
-export const AdminEmail = Type.Object({
-  id: Id,
-  to: Type.String({ description: 'The recipient\'s address' }),
-  userId: Nullable(Id, { description: 'The recipient\'s account; null for an address without one, or once it is erased' }),
-  kind: Type.String({ description: 'The template: welcome, password-reset, comment, like, follow, digest, family-invite...' }),
-  subject: Type.String(),
-  status: StringEnum(EMAIL_STATUSES),
-  attempts: Type.Integer({ minimum: 0, description: 'Delivery attempts since it was written or last resent' }),
-  error: Nullable(Type.String({ description: 'The last failed attempt\'s error (the SMTP server\'s answer), at most 500 characters' })),
-  lastAttemptAt: Nullable(DateTime),
-  sentAt: Nullable(DateTime),
-  createdAt: DateTime
-}, { $id: 'AdminEmail', description: 'An email of the log with its delivery state (never its body or headers)' })
+export const AdminEmail = Type.Object(pick(tableColumns(emailOutbox),
+  ['id', 'to', 'userId', 'kind', 'subject', 'status', 'attempts', 'error', 'lastAttemptAt', 'sentAt', 'createdAt'], {
+    to: 'The recipient\'s address',
+    userId: 'The recipient\'s account; null for an address without one, or once it is erased',
+    kind: 'The template: welcome, password-reset, comment, like, follow, digest, family-invite...',
+    status: StringEnum(EMAIL_STATUSES),
+    attempts: Type.Integer({ minimum: 0, description: 'Delivery attempts since it was written or last resent' }),
+    error: 'The last failed attempt\'s error (the SMTP server\'s answer), at most 500 characters'
+  }
+), { $id: 'AdminEmail', description: 'An email of the log with its delivery state (never its body or headers)' })
 export type AdminEmailView = Static<typeof AdminEmail>
 
 export const AdminEmailList = Type.Object({

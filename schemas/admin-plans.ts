@@ -1,5 +1,7 @@
 // Admin shapes for subscription plans and feature flags (/api/admin/plans, /api/admin/feature-flags).
 import { Type, type Static } from 'typebox'
+import { featureFlags, plans } from '../db/schema/plans.js'
+import { pick, tableColumns } from './columns.js'
 import { DateTime, Id, Nullable, ref } from './common.js'
 import { FAMILY_LIMITS } from './families.js'
 import { Plan } from './plans.js'
@@ -46,8 +48,8 @@ const fields = {
 
 export const AdminPlan = Type.Object({
   ...Plan.properties,
-  sortOrder: Type.Integer(),
-  active: Type.Boolean({ description: ACTIVE }),
+  ...pick(tableColumns(plans), ['sortOrder', 'active'], { active: ACTIVE }),
+  // Not the columns as they are: a built-in plan has no row.
   createdAt: Nullable(DateTime, { description: 'null for a built-in plan while no plan is stored' }),
   updatedAt: Nullable(DateTime, { description: 'null for a built-in plan while no plan is stored' })
 }, { $id: 'AdminPlan', description: 'A subscription plan, offered or not' })
@@ -92,15 +94,15 @@ export const PlanUpdateBody = Type.Object({
 })
 export type PlanUpdateInput = Static<typeof PlanUpdateBody>
 
-export const FeatureFlag = Type.Object({
-  key: FlagKey,
-  description: Nullable(Type.String()),
-  enabled: Type.Boolean({ description: 'false: off for everyone, allow-listed users included' }),
-  plans: Nullable(Type.Array(Type.String()), { description: 'Plans whose users get it; null: every plan' }),
-  rolloutPercentage: Type.Integer({ minimum: 0, maximum: 100, description: 'Share of the plans\' users who get it, stable per user' }),
-  userIds: Type.Array(Id, { description: 'Users who always get it while it is enabled, whatever their plan and the rollout say' }),
-  updatedAt: DateTime
-}, { $id: 'FeatureFlag', description: 'A feature flag' })
+export const FeatureFlag = Type.Object(pick(tableColumns(featureFlags),
+  ['key', 'description', 'enabled', 'plans', 'rolloutPercentage', 'userIds', 'updatedAt'], {
+    key: FlagKey,
+    enabled: 'false: off for everyone, allow-listed users included',
+    plans: Nullable(Type.Array(Type.String()), { description: 'Plans whose users get it; null: every plan' }),
+    rolloutPercentage: Type.Integer({ minimum: 0, maximum: 100, description: 'Share of the plans\' users who get it, stable per user' }),
+    userIds: Type.Array(Id, { description: 'Users who always get it while it is enabled, whatever their plan and the rollout say' })
+  }
+), { $id: 'FeatureFlag', description: 'A feature flag' })
 export type FeatureFlagView = Static<typeof FeatureFlag>
 
 export const FeatureFlagList = Type.Object({

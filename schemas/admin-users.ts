@@ -1,5 +1,7 @@
 // The admin API's user moderation: list and inspect accounts, change their state, ban, unban, unlock.
 import { Type, type Static } from 'typebox'
+import { users } from '../db/schema/users.js'
+import { pick, tableColumns } from './columns.js'
 import { DateTime, Id, Nullable, Pagination, PaginationQuery, ref, StringEnum } from './common.js'
 
 /**
@@ -23,20 +25,14 @@ export const AdminUserQuery = Type.Object({
 export type AdminUserQueryInput = Static<typeof AdminUserQuery>
 export type AdminUserFilters = Omit<AdminUserQueryInput, 'page' | 'limit'>
 
+const user = tableColumns(users)
+
 const summaryFields = {
-  id: Id,
-  email: Type.String(),
-  username: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
+  ...pick(user, ['id', 'email', 'username', 'firstName', 'lastName']),
   status: StringEnum(ADMIN_USER_STATUSES, { description: 'banned, else deactivated, else locked, else active' }),
-  active: Type.Boolean({ description: 'false: deactivated (cannot sign in, tokens refused)' }),
-  verified: Type.Boolean(),
-  planId: Type.String(),
-  bannedAt: Nullable(DateTime),
+  ...pick(user, ['active', 'verified', 'planId', 'bannedAt'], { active: 'false: deactivated (cannot sign in, tokens refused)' }),
   lockedUntil: Nullable(DateTime, { description: 'When the sign-in lock ends; null when not locked' }),
-  lastLoginAt: Nullable(DateTime),
-  createdAt: DateTime
+  ...pick(user, ['lastLoginAt', 'createdAt'])
 }
 
 export const AdminUser = Type.Object(summaryFields, { $id: 'AdminUser', description: 'An account as admins see it in lists' })
@@ -44,10 +40,10 @@ export type AdminUserView = Static<typeof AdminUser>
 
 export const AdminUserDetail = Type.Object({
   ...summaryFields,
-  banReason: Nullable(Type.String()),
-  failedLoginAttempts: Type.Integer({ minimum: 0, description: 'Failed sign-ins in the current series (5 lock the account)' }),
-  emailVerifiedAt: Nullable(DateTime),
-  oauthProvider: Nullable(Type.String({ description: 'External sign-in provider linked to the account' })),
+  ...pick(user, ['banReason', 'failedLoginAttempts', 'emailVerifiedAt', 'oauthProvider'], {
+    failedLoginAttempts: Type.Integer({ minimum: 0, description: 'Failed sign-ins in the current series (5 lock the account)' }),
+    oauthProvider: 'External sign-in provider linked to the account'
+  }),
   _count: Type.Object({
     recipes: Type.Integer({ minimum: 0, description: 'All of the user\'s recipes, drafts and hidden ones included' }),
     followers: Type.Integer({ minimum: 0 }),

@@ -1,19 +1,19 @@
 // The admin API's own accounts: sign-in, MFA, sessions and other admins. (Moderation, analytics, backups and the
 // rest have their shapes in schemas/admin-*.ts.)
 import { Type, type Static } from 'typebox'
+import { adminSessions, adminUsers } from '../db/schema/admin.js'
+import { pick, tableColumns } from './columns.js'
 import { DateTime, Id, Nullable, ref } from './common.js'
 
 export const AdminSessionParams = Type.Object({ sessionId: Id })
 
+const admin = tableColumns(adminUsers)
+
 export const Admin = Type.Object({
-  id: Id,
-  email: Type.String(),
-  username: Type.String(),
-  active: Type.Boolean(),
+  ...pick(admin, ['id', 'email', 'username', 'active']),
   mfaEnabled: Type.Boolean(),
   lockedUntil: Nullable(DateTime, { description: 'While too many failed sign-ins lock the account: when the lock ends (another admin can end it sooner)' }),
-  lastLoginAt: Nullable(DateTime),
-  createdAt: DateTime
+  ...pick(admin, ['lastLoginAt', 'createdAt'])
 }, { $id: 'Admin', description: 'An admin account (never its password or MFA secret)' })
 export type AdminOut = Static<typeof Admin>
 
@@ -49,12 +49,7 @@ export const AdminChangePasswordBody = Type.Object({
 })
 
 export const AdminSession = Type.Object({
-  id: Id,
-  ip: Nullable(Type.String()),
-  userAgent: Nullable(Type.String()),
-  createdAt: DateTime,
-  lastSeenAt: DateTime,
-  expiresAt: DateTime,
+  ...pick(tableColumns(adminSessions), ['id', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt']),
   current: Type.Boolean({ description: 'The session of the token making this request' })
 })
 export const AdminSessionList = Type.Object({ sessions: Type.Array(AdminSession) }, { description: 'Your live sessions, newest first' })

@@ -1,6 +1,14 @@
 // GDPR: the caller's privacy choices (consent) and the export of everything they own, as one JSON document.
-// The export's item shapes are the types the data-export repository yields, so the document and the data cannot drift.
+// The export's item shapes are the types the data-export repository yields, so the document and the data cannot drift;
+// their columns come from the tables (schemas/columns.ts), and test/app/export-shapes.test.ts fails when a table gains
+// a column the export neither carries nor lists as left out.
 import { Type, type Static, type TSchema } from 'typebox'
+import {
+  aiGenerations, ccpaRequests, collectionItems, collections, comments, consents, dataDeletionRequests, emailOutbox,
+  families, familyMembers, follows, groceryItems, groceryLists, importLogs, likes, mealPlans, media, notifications,
+  plannedMeals, ratings, recipeRevisions, recipes, reports, sharedMealPlans, subscriptions, supportTickets, usage, users
+} from '../db/schema/index.js'
+import { tableColumns, Json, pick } from './columns.js'
 import { DateTime, Id, Nullable, ref } from './common.js'
 import { PushPreferences, PushSubscription } from './push.js'
 import { NotificationSettings } from './users.js'
@@ -10,10 +18,13 @@ import { NotificationSettings } from './users.js'
 export const CONSENT_LIMITS = { policyVersion: 50 } as const
 
 export const Consent = Type.Object({
-  analytics: Type.Boolean({ description: 'Usage analytics beyond what the service needs to run' }),
-  marketing: Type.Boolean({ description: 'Marketing emails and offers' }),
-  personalization: Type.Boolean({ description: 'Recommendations shaped by what you do' }),
-  policyVersion: Nullable(Type.String({ description: 'The privacy policy version these choices were made under' })),
+  ...pick(tableColumns(consents), ['analytics', 'marketing', 'personalization', 'policyVersion'], {
+    analytics: 'Usage analytics beyond what the service needs to run',
+    marketing: 'Marketing emails and offers',
+    personalization: 'Recommendations shaped by what you do',
+    policyVersion: 'The privacy policy version these choices were made under'
+  }),
+  // Not the column as is: a user without a row has never saved choices.
   updatedAt: Nullable(DateTime, { description: 'When they were last changed; null: never (all off)' })
 }, { $id: 'Consent', description: 'Your privacy choices; each is off until you turn it on' })
 export type ConsentView = Static<typeof Consent>
@@ -32,284 +43,157 @@ export const EXPORT_FORMAT = 'recipe-platform-export/1'
 
 /** Another user as the export shows them: never more than who they are. */
 const UserRef = Type.Object({ id: Id, username: Type.String() })
-const LocalDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' })
-const Json = Type.Unknown({ description: 'As stored (free JSON)' })
+
+const user = tableColumns(users)
+const recipe = tableColumns(recipes)
+const plannedMeal = tableColumns(plannedMeals)
 
 /** One section of the export: a named list, so generated clients get a type per section. */
 const section = <T extends TSchema>(name: string, item: T, description: string) =>
   Type.Array(item, { $id: `GdprExport${name}`, description })
 
 export const ExportUser = Type.Object({
-  id: Id,
-  username: Type.String(),
-  email: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  bio: Nullable(Type.String()),
-  location: Nullable(Type.String()),
-  avatarUrl: Nullable(Type.String()),
-  verified: Type.Boolean(),
-  emailVerifiedAt: Nullable(DateTime),
-  active: Type.Boolean(),
-  oauthProvider: Nullable(Type.String({ description: 'The external sign-in provider linked, if any (never its identifiers)' })),
-  plan: Type.String(),
-  emailPreferences: Type.Record(Type.String(), Type.Unknown()),
-  doNotSellAt: Nullable(DateTime, { description: 'When you opted out of the sale or sharing of your data (CCPA)' }),
-  lastLoginAt: Nullable(DateTime),
-  passwordChangedAt: Nullable(DateTime),
-  createdAt: DateTime,
-  updatedAt: DateTime
+  ...pick(user, ['id', 'username', 'email', 'firstName', 'lastName', 'bio', 'location', 'avatarUrl', 'verified',
+    'emailVerifiedAt', 'active', 'oauthProvider'], {
+    oauthProvider: 'The external sign-in provider linked, if any (never its identifiers)'
+  }),
+  plan: user.planId,
+  ...pick(user, ['emailPreferences', 'doNotSellAt', 'lastLoginAt', 'passwordChangedAt', 'createdAt', 'updatedAt'], {
+    emailPreferences: Type.Record(Type.String(), Type.Unknown()),
+    doNotSellAt: 'When you opted out of the sale or sharing of your data (CCPA)'
+  })
 }, { $id: 'GdprExportUser', description: 'Your account: no password hash, token or lockout state' })
 export type ExportUserView = Static<typeof ExportUser>
 
-const Subscription = Nullable(Type.Object({
-  planId: Type.String(),
-  status: Type.String(),
-  startedAt: DateTime,
-  endsAt: Nullable(DateTime)
-}), { description: 'Your subscription record, if any' })
+const Subscription = Nullable(Type.Object(pick(tableColumns(subscriptions), ['planId', 'status', 'startedAt', 'endsAt'])), {
+  description: 'Your subscription record, if any'
+})
 export type ExportSubscriptionView = Static<typeof Subscription>
 
-export const ExportUsage = Type.Object({ kind: Type.String(), period: Type.String({ description: 'YYYY-MM' }), count: Type.Integer() })
+export const ExportUsage = Type.Object(pick(tableColumns(usage), ['kind', 'period', 'count'], { period: 'YYYY-MM' }))
 export type ExportUsageView = Static<typeof ExportUsage>
 
 export const ExportRecipe = Type.Object({
-  id: Id,
-  slug: Type.String(),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  type: Type.String(),
-  difficulty: Type.String(),
-  visibility: Type.String(),
-  published: Type.Boolean(),
-  moderationStatus: Type.String(),
-  cuisine: Nullable(Type.String()),
-  prepTime: Nullable(Type.Integer()),
-  cookTime: Nullable(Type.Integer()),
-  totalTime: Nullable(Type.Integer()),
-  servings: Nullable(Type.Integer()),
-  ingredients: Type.Array(Json),
-  instructions: Type.Array(Json),
-  nutrition: Json,
-  imageUrl: Nullable(Type.String()),
-  sourceUrl: Nullable(Type.String()),
-  sourceImageUrl: Nullable(Type.String(), { description: 'An imported recipe\'s original image address' }),
+  ...pick(recipe, ['id', 'slug', 'title', 'description', 'type', 'difficulty', 'visibility', 'published', 'moderationStatus',
+    'cuisine', 'prepTime', 'cookTime', 'totalTime', 'servings', 'ingredients', 'instructions', 'nutrition', 'imageUrl',
+    'sourceUrl', 'sourceImageUrl'], {
+    ingredients: Type.Array(Json),
+    instructions: Type.Array(Json),
+    sourceImageUrl: 'An imported recipe\'s original image address'
+  }),
   tags: Type.Array(Type.String(), { description: 'Tag names' }),
   audience: Type.Array(UserRef, { description: 'Who may see it when its visibility is custom' }),
-  likeCount: Type.Integer(),
-  commentCount: Type.Integer(),
-  ratingCount: Type.Integer(),
+  ...pick(recipe, ['likeCount', 'commentCount', 'ratingCount']),
   averageRating: Type.Number(),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  revisions: Type.Array(Type.Object({ id: Id, version: Type.Integer(), createdAt: DateTime, snapshot: Json }), {
+  ...pick(recipe, ['createdAt', 'updatedAt']),
+  revisions: Type.Array(Type.Object(pick(tableColumns(recipeRevisions), ['id', 'version', 'createdAt', 'snapshot'])), {
     description: 'Earlier versions, oldest first, each as the recipe read then'
   })
 })
 export type ExportRecipeView = Static<typeof ExportRecipe>
 
-export const ExportComment = Type.Object({
-  id: Id, recipeId: Id, parentId: Nullable(Id), content: Type.String(), createdAt: DateTime, updatedAt: DateTime
-})
+export const ExportComment = Type.Object(pick(tableColumns(comments), ['id', 'recipeId', 'parentId', 'content', 'createdAt', 'updatedAt']))
 export type ExportCommentView = Static<typeof ExportComment>
 
-/** A like, bookmark or cooked mark: which recipe, and when. */
-export const ExportMark = Type.Object({ recipeId: Id, createdAt: DateTime })
+/** A like, bookmark or cooked mark: which recipe, and when (the three tables have the same columns). */
+export const ExportMark = Type.Object(pick(tableColumns(likes), ['recipeId', 'createdAt']))
 export type ExportMarkView = Static<typeof ExportMark>
 
-export const ExportRating = Type.Object({ recipeId: Id, rating: Type.Integer(), createdAt: DateTime, updatedAt: DateTime })
+export const ExportRating = Type.Object(pick(tableColumns(ratings), ['recipeId', 'rating', 'createdAt', 'updatedAt']))
 export type ExportRatingView = Static<typeof ExportRating>
 
 export const ExportCollection = Type.Object({
-  id: Id,
-  name: Type.String(),
-  slug: Type.String(),
-  description: Nullable(Type.String()),
-  isPublic: Type.Boolean(),
-  type: Type.String({ description: 'custom, or saved (the Saved Recipes collection)' }),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  recipes: Type.Array(Type.Object({ recipeId: Id, sortOrder: Type.Integer(), addedAt: DateTime }))
+  ...pick(tableColumns(collections), ['id', 'name', 'slug', 'description', 'isPublic', 'type', 'createdAt', 'updatedAt'], {
+    type: 'custom, or saved (the Saved Recipes collection)'
+  }),
+  recipes: Type.Array(Type.Object(pick(tableColumns(collectionItems), ['recipeId', 'sortOrder', 'addedAt'])))
 })
 export type ExportCollectionView = Static<typeof ExportCollection>
 
-export const ExportFollow = Type.Object({ id: Id, username: Type.String(), createdAt: DateTime })
+/** Another user, and when the follow (either way) was made. */
+export const ExportFollow = Type.Object({ ...UserRef.properties, ...pick(tableColumns(follows), ['createdAt']) })
 export type ExportFollowView = Static<typeof ExportFollow>
 
+const notification = tableColumns(notifications)
 export const ExportNotification = Type.Object({
-  id: Id,
-  type: Type.String(),
-  message: Type.String(),
-  read: Type.Boolean(),
-  recipeId: Nullable(Id),
+  ...pick(notification, ['id', 'type', 'message', 'read', 'recipeId']),
   actor: Nullable(UserRef),
-  data: Type.Record(Type.String(), Type.Unknown()),
-  createdAt: DateTime
+  ...pick(notification, ['data', 'createdAt'], { data: Type.Record(Type.String(), Type.Unknown()) })
 })
 export type ExportNotificationView = Static<typeof ExportNotification>
 
 export const ExportPlannedMeal = Type.Object({
-  id: Id,
-  mealPlanId: Nullable(Id),
-  date: LocalDate,
-  mealType: Type.String(),
-  recipeId: Nullable(Id),
-  customTitle: Nullable(Type.String()),
-  servings: Nullable(Type.Integer()),
-  notes: Nullable(Type.String()),
+  ...pick(plannedMeal, ['id', 'mealPlanId', 'date', 'mealType', 'recipeId', 'customTitle', 'servings', 'notes']),
   plannedBy: UserRef,
-  createdAt: DateTime,
-  updatedAt: DateTime
+  ...pick(plannedMeal, ['createdAt', 'updatedAt'])
 })
 export type ExportPlannedMealView = Static<typeof ExportPlannedMeal>
 
 export const ExportMealPlan = Type.Object({
-  id: Id,
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  startDate: LocalDate,
-  endDate: LocalDate,
-  createdAt: DateTime,
-  updatedAt: DateTime,
+  ...pick(tableColumns(mealPlans), ['id', 'name', 'description', 'startDate', 'endDate', 'createdAt', 'updatedAt']),
   meals: Type.Array(ExportPlannedMeal, { description: 'Every meal planned in it, by you or by those you let edit it' })
 })
 export type ExportMealPlanView = Static<typeof ExportMealPlan>
 
+const share = tableColumns(sharedMealPlans)
 export const ExportShare = Type.Object({
-  id: Id,
-  mealPlanId: Id,
-  permission: Type.String(),
-  family: Nullable(Type.Object({ id: Id, name: Type.String() })),
+  ...pick(share, ['id', 'mealPlanId', 'permission']),
+  family: Nullable(Type.Object(pick(tableColumns(families), ['id', 'name']))),
   user: Nullable(UserRef),
-  createdAt: DateTime
+  ...pick(share, ['createdAt'])
 })
 export type ExportShareView = Static<typeof ExportShare>
 
 export const ExportGroceryList = Type.Object({
-  id: Id,
-  name: Type.String(),
-  mealPlanId: Nullable(Id),
-  familyId: Nullable(Id),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-  items: Type.Array(Type.Object({
-    id: Id,
-    name: Type.String(),
-    quantity: Nullable(Type.Number()),
-    unit: Nullable(Type.String()),
-    category: Type.String(),
-    checked: Type.Boolean(),
-    note: Nullable(Type.String()),
-    position: Type.Integer(),
-    createdAt: DateTime,
-    updatedAt: DateTime
-  }))
+  ...pick(tableColumns(groceryLists), ['id', 'name', 'mealPlanId', 'familyId', 'createdAt', 'updatedAt']),
+  items: Type.Array(Type.Object(pick(tableColumns(groceryItems),
+    ['id', 'name', 'quantity', 'unit', 'category', 'checked', 'note', 'position', 'createdAt', 'updatedAt'])))
 })
 export type ExportGroceryListView = Static<typeof ExportGroceryList>
 
-export const ExportFamily = Type.Object({ id: Id, name: Type.String(), role: Type.String(), joinedAt: DateTime })
+export const ExportFamily = Type.Object({
+  ...pick(tableColumns(families), ['id', 'name']),
+  ...pick(tableColumns(familyMembers), ['role', 'joinedAt'])
+})
 export type ExportFamilyView = Static<typeof ExportFamily>
 
+const medium = tableColumns(media)
 export const ExportMedia = Type.Object({
-  id: Id,
-  kind: Type.String({ description: 'image or avatar' }),
-  key: Type.String(),
+  ...pick(medium, ['id', 'kind', 'key'], { kind: 'image or avatar' }),
   url: Type.String(),
-  contentType: Type.String(),
-  width: Type.Integer(),
-  height: Type.Integer(),
-  size: Type.Integer({ description: 'Bytes stored' }),
-  createdAt: DateTime
+  ...pick(medium, ['contentType', 'width', 'height', 'size', 'createdAt'], { size: 'Bytes stored' })
 })
 export type ExportMediaView = Static<typeof ExportMedia>
 /** A media row as stored: the service adds its public URL. */
 export type ExportMediaRow = Omit<ExportMediaView, 'url'>
 
-export const ExportReport = Type.Object({
-  id: Id,
-  type: Type.String(),
-  targetId: Type.String(),
-  reason: Type.String(),
-  details: Nullable(Type.String()),
-  status: Type.String(),
-  createdAt: DateTime,
-  updatedAt: DateTime
-})
+export const ExportReport = Type.Object(pick(tableColumns(reports),
+  ['id', 'type', 'targetId', 'reason', 'details', 'status', 'createdAt', 'updatedAt']))
 export type ExportReportView = Static<typeof ExportReport>
 
-export const ExportSupportTicket = Type.Object({
-  id: Id,
-  email: Nullable(Type.String()),
-  name: Nullable(Type.String()),
-  category: Type.String(),
-  subject: Type.String(),
-  message: Type.String(),
-  pageUrl: Nullable(Type.String()),
-  userAgent: Nullable(Type.String()),
-  status: Type.String(),
-  createdAt: DateTime
-})
+export const ExportSupportTicket = Type.Object(pick(tableColumns(supportTickets),
+  ['id', 'email', 'name', 'category', 'subject', 'message', 'pageUrl', 'userAgent', 'status', 'createdAt']))
 export type ExportSupportTicketView = Static<typeof ExportSupportTicket>
 
-export const ExportImport = Type.Object({
-  id: Id,
-  source: Type.String(),
-  mode: Type.String(),
-  url: Nullable(Type.String()),
-  status: Type.String(),
-  error: Nullable(Type.String()),
-  recipeId: Nullable(Id),
-  durationMs: Type.Integer(),
-  createdAt: DateTime
-})
+export const ExportImport = Type.Object(pick(tableColumns(importLogs),
+  ['id', 'source', 'mode', 'url', 'status', 'error', 'recipeId', 'durationMs', 'createdAt']))
 export type ExportImportView = Static<typeof ExportImport>
 
-export const ExportAiGeneration = Type.Object({
-  id: Id,
-  status: Type.String(),
-  request: Json,
-  prompt: Nullable(Type.String()),
-  model: Nullable(Type.String()),
-  promptTokens: Nullable(Type.Integer()),
-  completionTokens: Nullable(Type.Integer()),
-  totalTokens: Nullable(Type.Integer()),
-  attempts: Type.Integer(),
-  latencyMs: Nullable(Type.Integer()),
-  recipeId: Nullable(Id),
-  error: Nullable(Type.String()),
-  createdAt: DateTime,
-  finishedAt: Nullable(DateTime)
-})
+export const ExportAiGeneration = Type.Object(pick(tableColumns(aiGenerations),
+  ['id', 'status', 'request', 'prompt', 'model', 'promptTokens', 'completionTokens', 'totalTokens', 'attempts', 'latencyMs',
+    'recipeId', 'error', 'createdAt', 'finishedAt']))
 export type ExportAiGenerationView = Static<typeof ExportAiGeneration>
 
-export const ExportCcpaRequest = Type.Object({
-  id: Id,
-  email: Type.String(),
-  name: Nullable(Type.String()),
-  requestType: Type.String(),
-  details: Nullable(Type.String()),
-  status: Type.String(),
-  createdAt: DateTime
-})
+export const ExportCcpaRequest = Type.Object(pick(tableColumns(ccpaRequests),
+  ['id', 'email', 'name', 'requestType', 'details', 'status', 'createdAt']))
 export type ExportCcpaRequestView = Static<typeof ExportCcpaRequest>
 
-export const ExportDeletionRequest = Type.Object({
-  id: Id,
-  email: Type.String(),
-  deleteType: Type.String(),
-  reason: Nullable(Type.String()),
-  status: Type.String(),
-  scheduledFor: DateTime,
-  createdAt: DateTime,
-  startedAt: Nullable(DateTime),
-  completedAt: Nullable(DateTime),
-  cancelledAt: Nullable(DateTime)
-})
+export const ExportDeletionRequest = Type.Object(pick(tableColumns(dataDeletionRequests),
+  ['id', 'email', 'deleteType', 'reason', 'status', 'scheduledFor', 'createdAt', 'startedAt', 'completedAt', 'cancelledAt']))
 export type ExportDeletionRequestView = Static<typeof ExportDeletionRequest>
 
-export const ExportEmail = Type.Object({
-  id: Id, kind: Type.String(), subject: Type.String(), status: Type.String(), createdAt: DateTime, sentAt: Nullable(DateTime)
-}, { description: 'An email the service wrote to you (the log entry, not its body)' })
+export const ExportEmail = Type.Object(pick(tableColumns(emailOutbox), ['id', 'kind', 'subject', 'status', 'createdAt', 'sentAt']),
+  { description: 'An email the service wrote to you (the log entry, not its body)' })
 export type ExportEmailView = Static<typeof ExportEmail>
 
 export const GdprExportUsage = section('Usage', ExportUsage, 'Your monthly allowance counters (AI generations, imports)')

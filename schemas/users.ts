@@ -1,7 +1,8 @@
 // Users as clients see them (public and own), the profile body, email preferences and notification settings.
 import { Type, type Static } from 'typebox'
-import { DIGEST_FREQUENCIES, NOTIFICATION_SETTINGS_DEFAULTS, WEEKDAYS } from '../db/schema/users.js'
-import { DateTime, Id, Nullable, StringEnum } from './common.js'
+import { DIGEST_FREQUENCIES, NOTIFICATION_SETTINGS_DEFAULTS, notificationSettings, users, WEEKDAYS } from '../db/schema/users.js'
+import { pick, tableColumns } from './columns.js'
+import { described, Nullable, StringEnum } from './common.js'
 
 export const TEXT_LIMITS = { firstName: 100, lastName: 100, bio: 2000, location: 200 } as const
 
@@ -11,16 +12,10 @@ const Counts = Type.Object({
   following: Type.Integer({ minimum: 0 })
 })
 
+const user = tableColumns(users)
+
 const publicFields = {
-  id: Id,
-  username: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  bio: Nullable(Type.String()),
-  location: Nullable(Type.String()),
-  avatarUrl: Nullable(Type.String()),
-  verified: Type.Boolean(),
-  createdAt: DateTime,
+  ...pick(user, ['id', 'username', 'firstName', 'lastName', 'bio', 'location', 'avatarUrl', 'verified', 'createdAt']),
   _count: Counts
 }
 
@@ -32,9 +27,9 @@ export type UserPublicView = Static<typeof UserPublic>
 
 export const UserSelf = Type.Object({
   ...publicFields,
-  email: Type.String({ format: 'email' }),
-  plan: Type.String({ description: 'Subscription plan key' }),
-  updatedAt: DateTime
+  ...pick(user, ['email'], { email: Type.String({ format: 'email' }) }),
+  plan: described('Subscription plan key', user.planId),
+  ...pick(user, ['updatedAt'])
 }, { $id: 'UserSelf', description: 'The caller\'s own account' })
 export type UserSelfView = Static<typeof UserSelf>
 
@@ -101,14 +96,15 @@ export type EmailPreferencesInput = Partial<EmailPreferencesView>
 
 const HHMM = '^([01][0-9]|2[0-3]):[0-5][0-9]$'
 
-export const NotificationSettings = Type.Object({
-  emailLikes: Type.Boolean({ description: 'Email when someone likes your recipe' }),
-  emailComments: Type.Boolean({ description: 'Email when someone comments on your recipe' }),
-  digestFrequency: StringEnum(DIGEST_FREQUENCIES, { description: 'none, daily or weekly' }),
-  digestDay: StringEnum(WEEKDAYS, { description: 'Day of a weekly digest' }),
-  digestTime: Type.String({ pattern: HHMM, description: 'HH:MM, 24 hours, in digestTimezone' }),
-  digestTimezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris' })
-}, { $id: 'NotificationSettings', description: 'Which emails you get and when the digest is sent' })
+export const NotificationSettings = Type.Object(pick(tableColumns(notificationSettings),
+  ['emailLikes', 'emailComments', 'digestFrequency', 'digestDay', 'digestTime', 'digestTimezone'], {
+    emailLikes: 'Email when someone likes your recipe',
+    emailComments: 'Email when someone comments on your recipe',
+    digestFrequency: StringEnum(DIGEST_FREQUENCIES, { description: 'none, daily or weekly' }),
+    digestDay: StringEnum(WEEKDAYS, { description: 'Day of a weekly digest' }),
+    digestTime: Type.String({ pattern: HHMM, description: 'HH:MM, 24 hours, in digestTimezone' }),
+    digestTimezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris' })
+  }), { $id: 'NotificationSettings', description: 'Which emails you get and when the digest is sent' })
 export type NotificationSettingsView = Static<typeof NotificationSettings>
 export const NotificationSettingsBody = Type.Partial(NotificationSettings, {
   description: 'Any subset of the settings; the others stay. Unknown keys are ignored.'
