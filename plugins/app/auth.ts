@@ -11,7 +11,7 @@ import { tryCache as tryCacheOr } from '../external/cache.js'
 import { AUTH_REQUIRED, AuthenticationRequired, INVALID_TOKEN, InvalidToken, ServiceUnavailable } from '../../lib/errors.js'
 import { keyedBatches } from '../../lib/keyed-batches.js'
 import type { Db } from '../external/db.js'
-import type { AuthState, SessionCheck, SessionState } from './repositories/users.js'
+import type { AuthState, SessionCheck, SessionState } from './repositories/hot/session.js'
 import { documentErrors } from './schemas.js'
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60
@@ -81,7 +81,7 @@ declare module 'fastify' {
     /**
      * For a route behind `authenticate` whose own statement checks the session (the hottest writes: one round trip
      * instead of two). The hook then only verifies the token; the handler passes `sessionToCheck(request)` to a
-     * statement that acts only for a valid session (`sessionValid` of repositories/users.ts) and answers 401
+     * statement that acts only for a valid session (`sessionValid` of repositories/hot/session.ts) and answers 401
      * (InvalidToken) when it was not. `currentUser` throws on such a route.
      */
     sessionInStatement?: boolean
@@ -194,7 +194,7 @@ export default fp(async fastify => {
     }
   }
 
-  // The same rule as `sessionValid` (repositories/users.ts), which checks it inside a statement.
+  // The same rule as `sessionValid` (repositories/hot/session.ts), which checks it inside a statement.
   function passes (claims: AccessClaims, state: AuthState | null, isRevoked: boolean): state is AuthState {
     return !isRevoked && state != null && state.active && !state.banned && state.tokenVersion === claims.ver
   }

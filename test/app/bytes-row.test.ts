@@ -1,8 +1,8 @@
-// bytesRow (plugins/external/db.ts): a statement's first row as the bytes PostgreSQL sent, with postgres.js's result
-// array emptied so the socket buffers those bytes are views of can die young (docs/architecture.md).
+// bytesRow (plugins/app/repositories/hot/bytes-row.ts): a statement's first row as the bytes PostgreSQL sent, with
+// postgres.js's result array emptied so the socket buffers those bytes are views of can die young (hot/README.md).
 import type postgres from 'postgres'
 import t from 'tap'
-import { bytesRow, integer, text } from '../../plugins/external/db.js'
+import { bytesRow, integer, text } from '../../plugins/app/repositories/hot/bytes-row.js'
 import { build } from '../helper.js'
 
 /** The query as bytesRow reads it, with the result array postgres.js resolved it to kept for the test to look at. */

@@ -2,7 +2,7 @@
 // reports with their reporter, reviewer and a summary of their targets (read in one query per target type, never
 // per row). The rules live in services/admin-content.ts.
 import fp from 'fastify-plugin'
-import type { MODERATION_STATUSES, recipes, reports } from '../../../db/schema/index.js'
+import type { adminUsers, MODERATION_STATUSES, recipes, reports, users } from '../../../db/schema/index.js'
 import {
   REPORT_ACTION_TARGETS, type AdminRecipeFilters, type AdminRecipeView, type AdminReportFilters, type AdminReportView,
   type ReportAction, type ReportTargetView
@@ -19,21 +19,23 @@ declare module 'fastify' {
 
 type ModerationStatus = typeof MODERATION_STATUSES[number]
 type ReportRow = typeof reports.$inferSelect
+type User = typeof users.$inferSelect
+type Admin = typeof adminUsers.$inferSelect
 
 interface AdminRecipeRow extends Pick<typeof recipes.$inferSelect, 'id' | 'slug' | 'title' | 'visibility' | 'published' |
-  'moderationStatus' | 'moderationNote' | 'moderatedAt' | 'likeCount' | 'commentCount' | 'createdAt' | 'updatedAt'> {
-  authorId: string
-  authorUsername: string
+  'moderationStatus' | 'moderationNote' | 'moderatedAt' | 'likeCount' | 'commentCount' | 'createdAt' | 'updatedAt' |
+  'authorId'> {
+  authorUsername: User['username']
 }
 
 /** What a moderation decision is made on, read under the recipe's row lock. */
 export type ModerationState = Pick<typeof recipes.$inferSelect, 'id' | 'authorId' | 'title' | 'moderationStatus' | 'moderationNote'>
 
 interface AdminReportRow extends Omit<ReportRow, 'reporterId' | 'reviewedBy'> {
-  reporterId: string
-  reporterUsername: string
-  reviewerId: string | null
-  reviewerUsername: string | null
+  reporterId: User['id']
+  reporterUsername: User['username']
+  reviewerId: Admin['id'] | null
+  reviewerUsername: Admin['username'] | null
 }
 
 /** A report as the review reads it under its row lock. */
@@ -46,13 +48,11 @@ export interface ReportChanges {
   reviewedBy: string
 }
 
-interface TargetRow {
-  id: string
-  summary: string
-  ownerId: string | null
-  ownerUsername: string | null
-  recipeId: string | null
-  state: string | null
+/** One target of any type: `summary`, `recipeId` and `state` are computed for the API's view of it. */
+interface TargetRow extends Pick<ReportTargetView, 'summary' | 'recipeId' | 'state'> {
+  id: ReportRow['targetId']
+  ownerId: User['id'] | null
+  ownerUsername: User['username'] | null
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null

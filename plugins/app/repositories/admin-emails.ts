@@ -5,7 +5,7 @@ import type { EMAIL_STATUSES, emailOutbox } from '../../../db/schema/index.js'
 import type { AdminEmailFilters, AdminEmailView } from '../../../schemas/admin-emails.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipe-queries.js'
-import { countUpTo } from './sql.js'
+import { countUpTo, type Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,7 +86,7 @@ export const adminEmailsRepository = {
   },
 
   async anyFailed (db: Db): Promise<boolean> {
-    const [row] = await db<Array<{ found: boolean }>>`select exists (select 1 from email_outbox where status = 'failed') as found`
+    const [row] = await db<Array<Flagged<'found'>>>`select exists (select 1 from email_outbox where status = 'failed') as found`
     return row.found
   }
 }

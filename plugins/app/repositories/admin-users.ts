@@ -7,7 +7,7 @@ import type { users } from '../../../db/schema/index.js'
 import type { AdminUserDetailView, AdminUserFilters, AdminUserStatus, AdminUserView } from '../../../schemas/admin-users.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipe-queries.js'
-import { countUpTo, escapeLike } from './sql.js'
+import { countUpTo, escapeLike, type Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,17 +17,12 @@ declare module 'fastify' {
 
 type UserRow = typeof users.$inferSelect
 
-interface SummaryRow extends Pick<UserRow, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'active' | 'verified' | 'planId' | 'bannedAt' | 'lastLoginAt' | 'createdAt'> {
-  lockedUntil: Date | null
-}
+/** `lockedUntil` is computed from the lock's start (a timestamp like it). */
+type SummaryRow = Pick<UserRow, 'id' | 'email' | 'username' | 'firstName' | 'lastName' | 'active' | 'verified' | 'planId' | 'bannedAt' | 'lastLoginAt' | 'createdAt'> &
+  Record<'lockedUntil', UserRow['lockedAt']>
 
-interface DetailRow extends SummaryRow, Pick<UserRow, 'banReason' | 'failedLoginAttempts' | 'emailVerifiedAt' | 'oauthProvider'> {
-  recipeCount: number
-  followerCount: number
-  followingCount: number
-  commentCount: number
-  openReportCount: number
-}
+type DetailRow = SummaryRow & Pick<UserRow, 'banReason' | 'failedLoginAttempts' | 'emailVerifiedAt' | 'oauthProvider'> &
+  Counted<'recipeCount' | 'followerCount' | 'followingCount' | 'commentCount' | 'openReportCount'>
 
 /** What a change is decided on, read under the row's lock. */
 export type AdminUserState = Pick<UserRow, 'id' | 'active' | 'verified' | 'planId' | 'bannedAt'>

@@ -6,6 +6,7 @@ import type { adminSessions, adminUsers } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { lockSecondsLeft, releaseLoginAttempt, reserveLoginAttempt } from './lockout.js'
 import type { Page } from './recipe-queries.js'
+import type { Counted, Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,36 +17,22 @@ declare module 'fastify' {
 export type AdminRow = typeof adminUsers.$inferSelect
 type SessionRow = typeof adminSessions.$inferSelect
 
-/** What the API shows of an admin (never the hash or the secrets). */
-export interface AdminView {
-  id: string
-  email: string
-  username: string
-  active: boolean
-  mfaEnabled: boolean
-  /** When the current lock began (a lock lasts LOCKOUT_SECONDS); null when unlocked. */
-  lockedAt: Date | null
-  lastLoginAt: Date | null
-  createdAt: Date
-}
+/**
+ * What the API shows of an admin (never the hash or the secrets). `lockedAt`: when the current lock began (a lock lasts
+ * LOCKOUT_SECONDS); null when unlocked.
+ */
+export type AdminView = Pick<AdminRow, 'id' | 'email' | 'username' | 'active' | 'lockedAt' | 'lastLoginAt' | 'createdAt'> & Flagged<'mfaEnabled'>
 
-export interface AdminSessionView {
-  id: string
-  ip: string | null
-  userAgent: string | null
-  createdAt: Date
-  lastSeenAt: Date
-  expiresAt: Date
-}
+export type AdminSessionView = Pick<SessionRow, 'id' | 'ip' | 'userAgent' | 'createdAt' | 'lastSeenAt' | 'expiresAt'>
 
 /** The signed-in admin an admin token stands for. */
-export interface AdminPrincipal { id: string, email: string, username: string, sessionId: string }
+export type AdminPrincipal = Pick<AdminRow, 'id' | 'email' | 'username'> & { sessionId: SessionRow['id'] }
 
 const view = (db: Db) => db`id, email, username, active, mfa_secret is not null as mfa_enabled, locked_at, last_login_at, created_at`
 
 export const adminsRepository = {
   async count (db: Db): Promise<number> {
-    const [row] = await db<Array<{ count: number }>>`select count(*)::int as count from admin_users`
+    const [row] = await db<Array<Counted<'count'>>>`select count(*)::int as count from admin_users`
     return row.count
   },
 
@@ -73,7 +60,7 @@ export const adminsRepository = {
   async list (db: Db, page: number, limit: number): Promise<Page<AdminView>> {
     const [items, [{ total }]] = await Promise.all([
       db<AdminView[]>`select ${view(db)} from admin_users order by created_at, id limit ${limit} offset ${(page - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from admin_users`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from admin_users`
     ])
     return { items, total }
   },
@@ -149,7 +136,7 @@ export const adminsRepository = {
   },
 
   async unusedBackupCodes (db: Db, id: string): Promise<number> {
-    const [row] = await db<Array<{ count: number }>>`select count(*)::int as count from admin_backup_codes where admin_id = ${id} and used_at is null`
+    const [row] = await db<Array<Counted<'count'>>>`select count(*)::int as count from admin_backup_codes where admin_id = ${id} and used_at is null`
     return row.count
   },
 

@@ -7,6 +7,7 @@ import type { aiGenerations } from '../../../db/schema/index.js'
 import type { AiGenerationRequestView, AiGenerationView } from '../../../schemas/ai-recipes.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,8 +32,13 @@ export interface GenerationOutcome {
   latencyMs?: number | null
 }
 
-/** A finished generation a repeated request may answer with. */
-export interface FinishedGeneration { id: string, request: Record<string, unknown>, recipeId: string }
+type Generation = typeof aiGenerations.$inferSelect
+
+/** A finished generation a repeated request may answer with (its recipe still exists). */
+export type FinishedGeneration = Pick<Generation, 'id' | 'request'> & { recipeId: NonNullable<Generation['recipeId']> }
+
+/** An allowance a generation held: the user and the month it was spent from. */
+export type HeldAllowance = Pick<Generation, 'userId'> & { allowancePeriod: NonNullable<Generation['allowancePeriod']> }
 
 const text = (value: unknown) => typeof value === 'string' ? value : undefined
 const texts = (value: unknown) => Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined
@@ -76,7 +82,7 @@ export const aiGenerationsRepository = {
    * first releases abandoned ones, `abandon`).
    */
   async start (db: Db, entry: NewGeneration): Promise<string | null> {
-    const [row] = await db<Array<{ id: string }>>`
+    const [row] = await db<Array<Pick<Generation, 'id'>>>`
       insert into ai_generations ${db({ id: createId(), ...entry, request: json(db, entry.request), status: 'pending' })}
       on conflict (user_id, request_key) where status = 'pending' do nothing
       returning id`
@@ -85,7 +91,7 @@ export const aiGenerationsRepository = {
 
   /** A generation that never got to run (refused before it was claimed, e.g. an identical one in progress). */
   async refused (db: Db, entry: NewGeneration, error: string): Promise<string> {
-    const [row] = await db<Array<{ id: string }>>`
+    const [row] = await db<Array<Pick<Generation, 'id'>>>`
       insert into ai_generations ${db({
         id: createId(), ...entry, request: json(db, entry.request), status: 'refused', error, attempts: 0, latencyMs: 0, finishedAt: new Date()
       })} returning id`
@@ -96,9 +102,9 @@ export const aiGenerationsRepository = {
    * Marks pending generations older than `staleSeconds` failed (their process died: they block nobody any more) and
    * returns the allowance each still held, to be given back in the same transaction. Only `scope`'s when given.
    */
-  async abandon (db: Db, staleSeconds: number, scope?: { userId: string, requestKey: string }): Promise<Array<{ userId: string, allowancePeriod: string }>> {
+  async abandon (db: Db, staleSeconds: number, scope?: { userId: string, requestKey: string }): Promise<HeldAllowance[]> {
     const mine = scope == null ? db`true` : db`user_id = ${scope.userId} and request_key = ${scope.requestKey}`
-    return await db<Array<{ userId: string, allowancePeriod: string }>>`
+    return await db<Array<Pick<Generation, 'userId' | 'allowancePeriod'>>>`
       with gone as (
         select id, allowance_period from ai_generations
         where status = 'pending' and created_at < now() - make_interval(secs => ${staleSeconds}) and ${mine}
@@ -107,7 +113,7 @@ export const aiGenerationsRepository = {
         allowance_period = null
       from gone where g.id = gone.id
       returning g.user_id, gone.allowance_period`
-      .then(rows => rows.filter(row => row.allowancePeriod != null))
+      .then(rows => rows.filter((row): row is HeldAllowance => row.allowancePeriod != null))
   },
 
   /** Notes the month whose allowance the generation now holds (in the transaction that spent it). */
@@ -147,7 +153,7 @@ export const aiGenerationsRepository = {
    * `exceptId`.
    */
   async finishedFor (db: Db, userId: string, requestKey: string, withinSeconds: number, exceptId: string): Promise<FinishedGeneration | null> {
-    const [row] = await db<Array<{ id: string, request: Record<string, unknown>, recipeId: string }>>`
+    const [row] = await db<FinishedGeneration[]>`
       select g.id, g.request, g.recipe_id from ai_generations g
       where g.user_id = ${userId} and g.request_key = ${requestKey} and g.status = 'success' and g.id <> ${exceptId}
         and g.recipe_id is not null and g.created_at > now() - make_interval(secs => ${withinSeconds})
@@ -169,7 +175,7 @@ export const aiGenerationsRepository = {
   },
 
   async countByUser (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from ai_generations where user_id = ${userId}`
+    const [{ n }] = await db<Array<Counted<'n'>>>`select count(*)::int as n from ai_generations where user_id = ${userId}`
     return n
   }
 }

@@ -6,9 +6,11 @@
 // btree index on created_at of likes, ratings, comments, follows and bookmarks makes those counts index ranges
 // (0.55 s -> 0.03 s; the report about 0.1 s); it needs a migration. The report is cached (services/analytics.ts).
 import fp from 'fastify-plugin'
-import { ANALYTICS_DAYS } from '../../../schemas/admin-analytics.js'
+import type { recipes, usage, users } from '../../../db/schema/index.js'
+import { ANALYTICS_DAYS, type AnalyticsReportView } from '../../../schemas/admin-analytics.js'
 import type { Db } from '../../external/db.js'
 import { inOrder } from './recipe-queries.js'
+import type { Counted } from './sql.js'
 import { listedRecipe } from './visibility.js'
 
 declare module 'fastify' {
@@ -21,50 +23,19 @@ declare module 'fastify' {
 const firstDay = (db: Db) => db.unsafe(`((now() at time zone 'UTC')::date - ${ANALYTICS_DAYS - 1})`)
 const since = (db: Db) => db.unsafe(`(((now() at time zone 'UTC')::date - ${ANALYTICS_DAYS - 1})::timestamp at time zone 'UTC')`)
 
-export interface UserTotals {
-  users: number
-  activeAccounts: number
-  bannedAccounts: number
-  last1Day: number
-  last7Days: number
-  last30Days: number
-}
+export type UserTotals = Counted<'users' | 'activeAccounts' | 'bannedAccounts' | 'last1Day' | 'last7Days' | 'last30Days'>
 
-export interface RecipeTotals {
-  recipes: number
-  publishedRecipes: number
-  publicRecipes: number
-  likes: number
-  comments: number
-  ratings: number
-}
+export type RecipeTotals = Counted<'recipes' | 'publishedRecipes' | 'publicRecipes' | 'likes' | 'comments' | 'ratings'>
 
-export interface DayRow { date: string, newUsers: number, newRecipes: number }
+export type DayRow = AnalyticsReportView['daily'][number]
 
-export interface Engagement {
-  likes: number
-  comments: number
-  ratings: number
-  follows: number
-  bookmarks: number
-  followsTotal: number
-  bookmarksTotal: number
-}
+export type Engagement = Counted<'likes' | 'comments' | 'ratings' | 'follows' | 'bookmarks' | 'followsTotal' | 'bookmarksTotal'>
 
-export interface TopRecipeRow {
-  id: string
-  slug: string
-  title: string
-  likeCount: number
-  commentCount: number
-  ratingCount: number
-  ratingSum: number
-  createdAt: Date
-  authorId: string
-  authorUsername: string
-}
+export type TopRecipeRow = Pick<typeof recipes.$inferSelect, 'id' | 'slug' | 'title' | 'likeCount' | 'commentCount' | 'ratingCount' |
+  'ratingSum' | 'createdAt' | 'authorId'> & { authorUsername: (typeof users.$inferSelect)['username'] }
 
-export interface UsageRow { period: string, kind: string, count: number, users: number }
+/** A period's uses of one kind: their sum, and how many users made any. */
+export type UsageRow = Pick<typeof usage.$inferSelect, 'period' | 'kind'> & Counted<'count' | 'users'>
 
 export const analyticsRepository = {
   /** One pass over users: accounts by state, and who signed in lately (users.last_login_at). */

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin'
 import type postgres from 'postgres'
 import type { BackupTable } from '../../../schemas/admin-backup.js'
 import type { Db } from '../../external/db.js'
+import type { Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +23,10 @@ const BATCH = 1000
 const RECIPE_BATCH = 200
 
 /** A row as PostgreSQL wrote it: `row_to_json(...)::text`. */
-interface JsonRow { json: string }
+type JsonRow = Record<'json', string>
+
+/** Whether the backup lock was taken, and the snapshot's instant (`statement_timestamp()`). */
+type SnapshotStart = Flagged<'locked'> & Record<'at', Date>
 
 /** The JSON texts of a query's rows (its one column, `json`), fetched `batch` at a time. */
 async function * rows (query: postgres.PendingQuery<JsonRow[]>, batch = BATCH): AsyncGenerator<string> {
@@ -38,7 +42,7 @@ export const backupRepository = {
    */
   async startSnapshot (tx: Db): Promise<Date | null> {
     await tx.unsafe('set transaction isolation level repeatable read, read only')
-    const [row] = await tx<Array<{ locked: boolean, at: Date }>>`
+    const [row] = await tx<SnapshotStart[]>`
       select pg_try_advisory_xact_lock(hashtext('recipe-platform'), hashtext('admin:database-backup')) as locked,
         statement_timestamp() as at`
     return row.locked ? row.at : null

@@ -4,6 +4,7 @@ import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { ccpaRequests } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,7 @@ export const ccpaRepository = {
   async recentDuplicate (db: Db, sender: CcpaSender, request: { requestType: NewCcpaRequest['requestType'], details: string | null }, hours: number): Promise<string | null> {
     // Anonymous requests match anonymous ones only: an address typed by a stranger is never tied to an account's request.
     const by = 'userId' in sender ? db`user_id = ${sender.userId}` : db`user_id is null and email = ${sender.email}`
-    const [row] = await db<Array<{ id: string }>>`select id from ccpa_requests
+    const [row] = await db<Array<Pick<typeof ccpaRequests.$inferSelect, 'id'>>>`select id from ccpa_requests
       where ${by} and request_type = ${request.requestType} and details is not distinct from ${request.details}
         and created_at > now() - make_interval(hours => ${hours})
       order by created_at desc limit 1`
@@ -37,7 +38,7 @@ export const ccpaRepository = {
   },
 
   async insert (db: Db, request: NewCcpaRequest): Promise<string> {
-    const [row] = await db<Array<{ id: string }>>`insert into ccpa_requests ${db({ id: createId(), ...request })} returning id`
+    const [row] = await db<Array<Pick<typeof ccpaRequests.$inferSelect, 'id'>>>`insert into ccpa_requests ${db({ id: createId(), ...request })} returning id`
     return row.id
   },
 
@@ -53,7 +54,7 @@ export const ccpaRepository = {
 
   /** Whether the user opted out (false for an unknown user). */
   async doNotSell (db: Db, userId: string): Promise<boolean> {
-    const [row] = await db<Array<{ optedOut: boolean }>>`select do_not_sell_at is not null as opted_out from users where id = ${userId}`
+    const [row] = await db<Array<Flagged<'optedOut'>>>`select do_not_sell_at is not null as opted_out from users where id = ${userId}`
     return row?.optedOut ?? false
   }
 }

@@ -1,12 +1,12 @@
 // Collections and their items, including each user's Saved Recipes collection (type `saved`, one per user).
 // Reads take the viewer: counts and items only show recipes the viewer may see.
 import fp from 'fastify-plugin'
-import type { collections } from '../../../db/schema/index.js'
+import type { collectionItems, collections } from '../../../db/schema/index.js'
 import { COLLECTION_LIMITS, type CollectionItemSummaryView, type CollectionItemView, type CollectionView } from '../../../schemas/collections.js'
 import type { Db } from '../../external/db.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import type { Page } from './recipes.js'
-import type { Fragment } from './sql.js'
+import type { Fragment, Counted } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -15,12 +15,12 @@ declare module 'fastify' {
   }
 }
 
-type CollectionType = CollectionView['type']
+type Collection = typeof collections.$inferSelect
 export type NewCollection = Pick<typeof collections.$inferSelect, 'id' | 'userId' | 'name' | 'slug' | 'description' | 'isPublic' | 'type'>
 export type CollectionChanges = Partial<Pick<typeof collections.$inferInsert, 'name' | 'description' | 'isPublic'>>
 
-type CollectionRow = typeof collections.$inferSelect & { itemCount: number, items: CollectionItemSummaryView[] }
-type ItemRow = RecipeViewRow & { sortOrder: number, addedAt: Date }
+type CollectionRow = Collection & Pick<CollectionView, 'itemCount'> & { items: CollectionItemSummaryView[] }
+type ItemRow = RecipeViewRow & Pick<typeof collectionItems.$inferSelect, 'sortOrder' | 'addedAt'>
 
 const itemOrder = (db: Db) => db`ci.sort_order, ci.added_at, ci.recipe_id`
 
@@ -86,7 +86,7 @@ export const collectionsRepository = {
     const [rows, [{ total }]] = await Promise.all([
       db<CollectionRow[]>`${withItems(db, db`select * from collections c where c.user_id = ${userId}
         order by (c.type = 'saved') desc, c.created_at, c.id limit ${limit} offset ${(pageNo - 1) * limit}`, userId)}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from collections where user_id = ${userId}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from collections where user_id = ${userId}`
     ])
     return { items: rows.map(view), total }
   },
@@ -99,13 +99,13 @@ export const collectionsRepository = {
   },
 
   /** The collection if it belongs to the user. */
-  async owned (db: Db, id: string, userId: string): Promise<{ id: string, type: CollectionType } | null> {
-    const [row] = await db<Array<{ id: string, type: CollectionType }>>`select id, type from collections where id = ${id} and user_id = ${userId}`
+  async owned (db: Db, id: string, userId: string): Promise<Pick<Collection, 'id' | 'type'> | null> {
+    const [row] = await db<Array<Pick<Collection, 'id' | 'type'>>>`select id, type from collections where id = ${id} and user_id = ${userId}`
     return row ?? null
   },
 
   async savedId (db: Db, userId: string): Promise<string | null> {
-    const [row] = await db<Array<{ id: string }>>`select id from collections where user_id = ${userId} and type = 'saved'`
+    const [row] = await db<Array<Pick<Collection, 'id'>>>`select id from collections where user_id = ${userId} and type = 'saved'`
     return row?.id ?? null
   },
 
@@ -132,7 +132,7 @@ export const collectionsRepository = {
       db<ItemRow[]>`select ci.sort_order, ci.added_at, ${recipeColumns(db, viewerId)}
         from collection_items ci join recipes r on r.id = ci.recipe_id join users a on a.id = r.author_id
         where ${where} order by ${itemOrder(db)} limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from collection_items ci join recipes r on r.id = ci.recipe_id where ${where}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from collection_items ci join recipes r on r.id = ci.recipe_id where ${where}`
     ])
     return { items: rows.map(item), total }
   },

@@ -3,10 +3,10 @@
 // is moved by the caller, in the transaction of the insert or delete.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { comments } from '../../../db/schema/index.js'
+import type { comments, recipes, users } from '../../../db/schema/index.js'
 import type { CommentView } from '../../../schemas/comments.js'
 import type { Db } from '../../external/db.js'
-import type { Fragment } from './sql.js'
+import type { Counted, Flagged, Fragment } from './sql.js'
 import type { Page } from './recipes.js'
 
 declare module 'fastify' {
@@ -15,16 +15,10 @@ declare module 'fastify' {
   }
 }
 
-type CommentRow = Pick<typeof comments.$inferSelect, 'id' | 'recipeId' | 'parentId' | 'rootId' | 'depth' | 'content' | 'createdAt' | 'updatedAt'> & {
-  userId: string
-  username: string
-  firstName: string | null
-  lastName: string | null
-  avatarUrl: string | null
-  isAuthor: boolean
-  recipeAuthorId: string
-  authorHidden: boolean
-}
+type CommentRow = Pick<typeof comments.$inferSelect, 'id' | 'recipeId' | 'userId' | 'parentId' | 'rootId' | 'depth' | 'content' | 'createdAt' | 'updatedAt'> &
+  Pick<typeof users.$inferSelect, 'username' | 'firstName' | 'lastName' | 'avatarUrl'> & Flagged<'isAuthor' | 'authorHidden'> & {
+    recipeAuthorId: (typeof recipes.$inferSelect)['authorId']
+  }
 
 /** A comment with what the rules need: its thread, depth and the recipe's author. */
 export interface CommentRecord extends CommentView {
@@ -82,7 +76,7 @@ const select = (db: Db) => db`
 const shownWriter = (db: Db) => db`(u.active and u.banned_at is null)`
 
 /** How many comments of `where` (over `comments c`) have a shown writer. */
-const countShown = async (db: Db, where: Fragment) => await db<Array<{ total: number }>>`
+const countShown = async (db: Db, where: Fragment) => await db<Array<Counted<'total'>>>`
   select count(*)::int as total from comments c join users u on u.id = c.user_id where ${where} and ${shownWriter(db)}`
 
 export const commentsRepository = {

@@ -2,9 +2,10 @@
 // all of an account's data goes, or none of it.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { dataDeletionRequests } from '../../../db/schema/index.js'
+import type { dataDeletionRequests, emailOutbox, media, recipes, recipeTags, users } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +34,7 @@ const REMOVED_MAIL = {
   text: 'The content of this email was removed: it showed data that its owner has since deleted.'
 }
 
-export interface ErasedUser { id: string, email: string, username: string }
+export type ErasedUser = Pick<typeof users.$inferSelect, 'id' | 'email' | 'username'>
 
 export const dataDeletionRepository = {
   /** A new pending request, or null when the user already has an open one (the partial unique index decides). */
@@ -66,7 +67,7 @@ export const dataDeletionRepository = {
     const [items, [{ total }]] = await Promise.all([
       db<DeletionRequestRow[]>`select ${columns(db)} from data_deletion_requests where user_id = ${userId}
         order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from data_deletion_requests where user_id = ${userId}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from data_deletion_requests where user_id = ${userId}`
     ])
     return { items, total }
   },
@@ -86,7 +87,7 @@ export const dataDeletionRepository = {
 
   /** Recipes of other users whose counters count the user's rows (likes, ratings, comments and replies under them). */
   async recipesCountingUser (db: Db, userId: string): Promise<string[]> {
-    const rows = await db<Array<{ id: string }>>`
+    const rows = await db<Array<Pick<typeof recipes.$inferSelect, 'id'>>>`
       select recipe_id as id from likes where user_id = ${userId}
       union select recipe_id from ratings where user_id = ${userId}
       union select recipe_id from comments where user_id = ${userId}`
@@ -105,13 +106,13 @@ export const dataDeletionRepository = {
   },
 
   async tagsOfAuthor (db: Db, userId: string): Promise<string[]> {
-    const rows = await db<Array<{ tagId: string }>>`select distinct rt.tag_id from recipe_tags rt
+    const rows = await db<Array<Pick<typeof recipeTags.$inferSelect, 'tagId'>>>`select distinct rt.tag_id from recipe_tags rt
       join recipes r on r.id = rt.recipe_id where r.author_id = ${userId}`
     return rows.map(r => r.tagId)
   },
 
   async mediaKeys (db: Db, userId: string): Promise<string[]> {
-    const rows = await db<Array<{ key: string }>>`select key from media where user_id = ${userId}`
+    const rows = await db<Array<Pick<typeof media.$inferSelect, 'key'>>>`select key from media where user_id = ${userId}`
     return rows.map(r => r.key)
   },
 
@@ -150,7 +151,7 @@ export const dataDeletionRepository = {
    */
   async forgetInOthersMail (db: Db, user: ErasedUser): Promise<void> {
     const invitation = `${user.username} invited you to join the family "`
-    const rows = await db<Array<{ id: string }>>`
+    const rows = await db<Array<Pick<typeof emailOutbox.$inferSelect, 'id'>>>`
       with shown as materialized (
         select n.id, n.user_id, n.created_at from notifications n
         where n.user_id <> ${user.id}

@@ -6,6 +6,7 @@
 // secret (password, reset token, token version, oauth id, lockout counters, push keys, email bodies) is ever selected.
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
+import type { pushSubscriptions, recipes } from '../../../db/schema/index.js'
 import { averageRating } from '../../../lib/ratings.js'
 import type {
   ExportCcpaRequestView, ExportCollectionView, ExportCommentView, ExportDeletionRequestView, ExportEmailView, ExportFamilyView,
@@ -45,13 +46,15 @@ const plannedMeal = (db: Db) => db`json_build_object('id', m.id, 'mealPlanId', m
   'plannedBy', json_build_object('id', u.id, 'username', u.username),
   'createdAt', ${iso(db, 'm.created_at')}, 'updatedAt', ${iso(db, 'm.updated_at')})`
 
-type RecipeRow = Omit<ExportRecipeView, 'averageRating'> & { ratingSum: number }
-type PushRow = Omit<PushSubscriptionView, 'origin'> & { endpoint: string }
+type RecipeRow = Omit<ExportRecipeView, 'averageRating'> & Pick<typeof recipes.$inferSelect, 'ratingSum'>
+type PushRow = Omit<PushSubscriptionView, 'origin'> & Pick<typeof pushSubscriptions.$inferSelect, 'endpoint'>
+/** `exportedAt` is written like the account's own timestamps (iso). */
+type UserRow = ExportUserView & Record<'exportedAt', ExportUserView['createdAt']>
 
 export const dataExportRepository = {
   /** The account, and the transaction's start: the instant the whole export is a snapshot of. Null: no such user. */
   async user (db: Db, userId: string): Promise<{ user: ExportUserView, exportedAt: string } | null> {
-    const [row] = await db<Array<ExportUserView & { exportedAt: string }>>`
+    const [row] = await db<UserRow[]>`
       select u.id, u.username, u.email, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified,
         ${iso(db, 'u.email_verified_at')} as email_verified_at, u.active, u.oauth_provider, u.plan_id as plan,
         u.email_preferences, ${iso(db, 'u.do_not_sell_at')} as do_not_sell_at, ${iso(db, 'u.last_login_at')} as last_login_at,
@@ -144,7 +147,7 @@ export const dataExportRepository = {
     from meal_plans p where p.user_id = ${userId} order by p.start_date, p.created_at, p.id`),
 
   /** Meals the user planned outside their own plans: the calendar (no plan) and plans others shared with them. */
-  plannedMeals: (db: Db, userId: string) => mapped(rows(db<Array<{ meal: ExportPlannedMealView }>>`
+  plannedMeals: (db: Db, userId: string) => mapped(rows(db<Array<Record<'meal', ExportPlannedMealView>>>`
     select ${plannedMeal(db)} as meal from planned_meals m join users u on u.id = m.user_id
     where m.user_id = ${userId}
       and (m.meal_plan_id is null or not exists (select 1 from meal_plans p where p.id = m.meal_plan_id and p.user_id = ${userId}))

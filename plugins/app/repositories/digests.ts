@@ -1,9 +1,12 @@
 // Digest scheduling in SQL: PostgreSQL's time zone rules place each user's slot (digestTime on the day, or on
 // digestDay for weekly digests, in digestTimezone), so daylight-saving changes move the slot with local time.
 import fp from 'fastify-plugin'
-import { NOTIFICATION_SETTINGS_DEFAULTS as DEFAULTS } from '../../../db/schema/index.js'
+import {
+  type digestRuns, NOTIFICATION_SETTINGS_DEFAULTS as DEFAULTS, type notifications, type notificationSettings, type users
+} from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { countShown, notificationShown } from './notification-visibility.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,18 +14,21 @@ declare module 'fastify' {
   }
 }
 
+type User = typeof users.$inferSelect
+type DigestRun = typeof digestRuns.$inferSelect
+
 export interface DueDigest {
-  userId: string
-  email: string
-  username: string
-  frequency: 'daily' | 'weekly'
+  userId: User['id']
+  email: User['email']
+  username: User['username']
+  frequency: Exclude<(typeof notificationSettings.$inferSelect)['digestFrequency'], 'none'>
   /** The slot's local date and time plus the zone: the unique key of the digest run. */
-  period: string
+  period: DigestRun['period']
   /** End of the previous digest; null before the first. */
-  since: Date | null
+  since: DigestRun['coveredUntil'] | null
 }
 
-export interface DigestNotification { message: string, createdAt: Date, recipeId: string | null }
+export type DigestNotification = Pick<typeof notifications.$inferSelect, 'message' | 'createdAt' | 'recipeId'>
 
 export const digestsRepository = {
   /**
@@ -94,7 +100,7 @@ export const digestsRepository = {
     const [items, [{ total }]] = await Promise.all([
       db<DigestNotification[]>`select n.message, n.created_at, n.recipe_id from notifications n
         where ${range} and ${notificationShown(db, userId)} order by n.created_at desc, n.id desc limit ${limit}`,
-      db<Array<{ total: number }>>`select ${countShown(db, range, userId)} as total`
+      db<Array<Counted<'total'>>>`select ${countShown(db, range, userId)} as total`
     ])
     return { items, total }
   }

@@ -2,10 +2,11 @@
 // caller's membership: a family is only ever read as seen by one of its members (or, by invite code, as a preview).
 import fp from 'fastify-plugin'
 import type { families, FamilyRole, familyMembers, users } from '../../../db/schema/index.js'
-import { FAMILY_LIMITS, type FamilyMemberView, type FamilyPreviewView } from '../../../schemas/families.js'
+import { FAMILY_LIMITS, type FamilyMemberView, type FamilyPreviewView, type FamilySummaryView } from '../../../schemas/families.js'
 import type { Db } from '../../external/db.js'
 import { familiesOf } from './household-access.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +18,7 @@ type FamilyColumns = Pick<typeof families.$inferSelect, 'id' | 'name' | 'descrip
 type MembershipColumns = Pick<typeof familyMembers.$inferSelect, 'role' | 'joinedAt'>
 
 /** A family as one member sees it: every column, that member's role and joining time, and the member count. */
-export type FamilyRecord = FamilyColumns & MembershipColumns & { memberCount: number }
+export type FamilyRecord = FamilyColumns & MembershipColumns & Pick<FamilySummaryView, 'memberCount'>
 export type NewFamily = Pick<typeof families.$inferInsert, 'id' | 'name' | 'description' | 'inviteCode' | 'createdBy'>
 export type FamilyChanges = Partial<Pick<typeof families.$inferInsert, 'name' | 'description'>>
 
@@ -43,7 +44,7 @@ export const familiesRepository = {
     const [items, [{ total }]] = await Promise.all([
       db<FamilyRecord[]>`select ${familyColumns(db)} from family_members me join families f on f.id = me.family_id
         where me.user_id = ${userId} order by me.joined_at, f.id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from families f where f.id in ${familiesOf(db, userId)}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from families f where f.id in ${familiesOf(db, userId)}`
     ])
     return { items, total }
   },
@@ -67,7 +68,7 @@ export const familiesRepository = {
 
   /** The family's public preview by invite code (stored lowercase). */
   async preview (db: Db, inviteCode: string): Promise<FamilyPreviewView | null> {
-    const [row] = await db<FamilyPreviewView[]>`select f.name, f.description,
+    const [row] = await db<Array<Pick<typeof families.$inferSelect, 'name' | 'description'> & Pick<FamilyPreviewView, 'memberCount'>>>`select f.name, f.description,
       (select count(*)::int from family_members m where m.family_id = f.id) as member_count
       from families f where f.invite_code = ${inviteCode}`
     return row ?? null
@@ -75,7 +76,7 @@ export const familiesRepository = {
 
   /** Locks the family's row for the rest of the transaction (membership changes apply one after the other); null if it is gone. */
   async lock (db: Db, id: string): Promise<{ id: string, name: string } | null> {
-    const [row] = await db<Array<{ id: string, name: string }>>`select id, name from families where id = ${id} for update`
+    const [row] = await db<Array<Pick<FamilyColumns, 'id' | 'name'>>>`select id, name from families where id = ${id} for update`
     return row ?? null
   },
 
@@ -84,36 +85,36 @@ export const familiesRepository = {
    * for the lock no longer matches.
    */
   async lockByInviteCode (db: Db, inviteCode: string): Promise<{ id: string, name: string } | null> {
-    const [row] = await db<Array<{ id: string, name: string }>>`select id, name from families where invite_code = ${inviteCode} for update`
+    const [row] = await db<Array<Pick<FamilyColumns, 'id' | 'name'>>>`select id, name from families where invite_code = ${inviteCode} for update`
     return row ?? null
   },
 
   /** The user's role in the family, or null when they are not a member. */
   async roleOf (db: Db, familyId: string, userId: string): Promise<FamilyRole | null> {
-    const [row] = await db<Array<{ role: FamilyRole }>>`select role from family_members where family_id = ${familyId} and user_id = ${userId}`
+    const [row] = await db<Array<Pick<MembershipColumns, 'role'>>>`select role from family_members where family_id = ${familyId} and user_id = ${userId}`
     return row?.role ?? null
   },
 
   /** How many members and owners the family has. */
   async counts (db: Db, familyId: string): Promise<{ members: number, owners: number }> {
-    const [row] = await db<Array<{ members: number, owners: number }>>`select count(*)::int as members,
+    const [row] = await db<Array<Counted<'members' | 'owners'>>>`select count(*)::int as members,
       (count(*) filter (where role = 'owner'))::int as owners from family_members where family_id = ${familyId}`
     return row
   },
 
   async memberIds (db: Db, familyId: string): Promise<string[]> {
-    const rows = await db<Array<{ userId: string }>>`select user_id from family_members where family_id = ${familyId}`
+    const rows = await db<Array<Pick<typeof familyMembers.$inferSelect, 'userId'>>>`select user_id from family_members where family_id = ${familyId}`
     return rows.map(r => r.userId)
   },
 
   async ownerIds (db: Db, familyId: string): Promise<string[]> {
-    const rows = await db<Array<{ userId: string }>>`select user_id from family_members where family_id = ${familyId} and role = 'owner'`
+    const rows = await db<Array<Pick<typeof familyMembers.$inferSelect, 'userId'>>>`select user_id from family_members where family_id = ${familyId} and role = 'owner'`
     return rows.map(r => r.userId)
   },
 
   /** How many families the user belongs to. */
   async countFor (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from family_members where user_id = ${userId}`
+    const [{ n }] = await db<Array<Counted<'n'>>>`select count(*)::int as n from family_members where user_id = ${userId}`
     return n
   },
 

@@ -1,7 +1,8 @@
 // Who follows whom. Rows are unique per pair (the primary key), so repeating a follow never duplicates it.
 import fp from 'fastify-plugin'
 import type { Db } from '../../external/db.js'
-import { followerCount as shownFollowers } from './users.js'
+import { followerCount as shownFollowers } from './user-views.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,7 +25,7 @@ export const followsRepository = {
 
   /** Followers as profiles count them: only active, unbanned users. */
   async followerCount (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select ${shownFollowers(db)} as n from users u where u.id = ${userId}`
+    const [{ n }] = await db<Array<Counted<'n'>>>`select ${shownFollowers(db)} as n from users u where u.id = ${userId}`
     return n
   }
 }

@@ -3,13 +3,14 @@
 // has already found that way. Also the one read grocery lists need from meal plans: the ingredients of a plan.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { groceryItems, groceryLists } from '../../../db/schema/index.js'
+import type { groceryItems, groceryLists, mealPlans, plannedMeals, recipes } from '../../../db/schema/index.js'
 import { aisleOf, AISLES } from '../../../lib/grocery.js'
 import type { GroceryItemView, GroceryListSummaryView } from '../../../schemas/grocery.js'
 import type { Db } from '../../external/db.js'
 import { groceryListVisibleTo, mealPlanVisibleTo } from './household-access.js'
 import type { Page } from './recipes.js'
 import { recipeVisibleTo } from './visibility.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,20 +18,28 @@ declare module 'fastify' {
   }
 }
 
-type ListRow = typeof groceryLists.$inferSelect & { itemCount: number, checkedCount: number }
+type ListRow = typeof groceryLists.$inferSelect & Pick<GroceryListSummaryView, 'itemCount' | 'checkedCount'>
 /** An item with the recipes it came from that the reader may see (`sources`, in plan order). */
-type ItemRow = typeof groceryItems.$inferSelect & { sources: Array<{ id: string, title: string, slug: string }> }
+type ItemRow = typeof groceryItems.$inferSelect & { sources: GroceryItemView['recipes'] }
 
 export type NewGroceryList = Pick<typeof groceryLists.$inferInsert, 'userId' | 'name' | 'mealPlanId' | 'familyId'>
 export type GroceryListChangeSet = Partial<Pick<typeof groceryLists.$inferInsert, 'name' | 'familyId'>>
 export type NewGroceryItem = Pick<typeof groceryItems.$inferInsert, 'name' | 'quantity' | 'unit' | 'category' | 'checked' | 'note' | 'sourceRecipeIds'>
 export type GroceryItemChangeSet = Partial<Pick<typeof groceryItems.$inferInsert, 'name' | 'quantity' | 'unit' | 'category' | 'checked' | 'note' | 'position'>>
 
+type Recipe = typeof recipes.$inferSelect
+
 /** A list as the service checks it: who owns it and whom it is shared with. */
-export interface GroceryListAccess { id: string, userId: string, familyId: string | null }
+export type GroceryListAccess = Pick<typeof groceryLists.$inferSelect, 'id' | 'userId' | 'familyId'>
 
 /** One ingredient line of a recipe planned in a meal plan, with what scales it. */
-export interface PlannedIngredients { recipeId: string, plannedServings: number | null, recipeServings: number | null, ingredients: unknown }
+export interface PlannedIngredients {
+  recipeId: Recipe['id']
+  plannedServings: (typeof plannedMeals.$inferSelect)['servings']
+  recipeServings: Recipe['servings']
+  /** Null on every meal of the recipe but its first. */
+  ingredients: Recipe['ingredients'] | null
+}
 
 const summaryColumns = (db: Db) => db`
   gl.id, gl.user_id, gl.name, gl.meal_plan_id, gl.family_id, gl.created_at, gl.updated_at,
@@ -85,7 +94,7 @@ export const groceryListsRepository = {
     const [rows, [{ total }]] = await Promise.all([
       db<ListRow[]>`select ${summaryColumns(db)} from grocery_lists gl where ${groceryListVisibleTo(db, viewerId)}
         order by gl.updated_at desc, gl.id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from grocery_lists gl where ${groceryListVisibleTo(db, viewerId)}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from grocery_lists gl where ${groceryListVisibleTo(db, viewerId)}`
     ])
     return { items: rows.map(row => summary(row, viewerId)), total }
   },
@@ -120,12 +129,12 @@ export const groceryListsRepository = {
   },
 
   async countOwned (db: Db, userId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from grocery_lists where user_id = ${userId}`
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from grocery_lists where user_id = ${userId}`
     return count
   },
 
   async countItems (db: Db, listId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from grocery_items where list_id = ${listId}`
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from grocery_items where list_id = ${listId}`
     return count
   },
 
@@ -154,7 +163,7 @@ export const groceryListsRepository = {
   /** Appends items after the list's last position (`first`: the position to start at, when the caller knows it). */
   async insertItems (db: Db, listId: string, items: NewGroceryItem[], first?: number): Promise<string[]> {
     if (items.length === 0) return []
-    const next = first ?? (await db<Array<{ next: number }>>`
+    const next = first ?? (await db<Array<Counted<'next'>>>`
       select coalesce(max(position) + 1, 0)::int as next from grocery_items where list_id = ${listId}`)[0].next
     const rows = items.map((fields, i) => ({ id: createId(), listId, ...fields, position: next + i }))
     await db`insert into grocery_items ${db(rows.map(row => ({ ...row, sourceRecipeIds: row.sourceRecipeIds ?? [] })),
@@ -191,7 +200,7 @@ export const groceryListsRepository = {
 
   /** The meal plan's name, if the viewer may see the plan (owner, or shared with them or their family). */
   async visibleMealPlan (db: Db, mealPlanId: string, viewerId: string): Promise<{ id: string, name: string } | null> {
-    const [row] = await db<Array<{ id: string, name: string }>>`select mp.id, mp.name from meal_plans mp
+    const [row] = await db<Array<Pick<typeof mealPlans.$inferSelect, 'id' | 'name'>>>`select mp.id, mp.name from meal_plans mp
       where mp.id = ${mealPlanId} and ${mealPlanVisibleTo(db, viewerId)}`
     return row ?? null
   },

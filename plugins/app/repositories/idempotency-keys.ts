@@ -1,5 +1,6 @@
 // Stored answers of requests sent with an `Idempotency-Key` (plugins/app/idempotency.ts).
 import fp from 'fastify-plugin'
+import type { idempotencyKeys } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 
 declare module 'fastify' {
@@ -8,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-export interface StoredAnswer { fingerprint: string, statusCode: number | null, response: string | null }
+export type StoredAnswer = Pick<typeof idempotencyKeys.$inferSelect, 'fingerprint' | 'statusCode' | 'response'>
 
 /** A claim still unanswered after this long belongs to a process that died: the next retry takes it over. */
 const ABANDONED_AFTER = '60 seconds'

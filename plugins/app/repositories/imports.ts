@@ -1,7 +1,7 @@
 // The import log and the lookups imports need (the caller's recipes from the same page).
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { importLogs } from '../../../db/schema/index.js'
+import type { importLogs, recipes } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { escapeLike } from './sql.js'
 
@@ -13,7 +13,8 @@ declare module 'fastify' {
 
 export type ImportLogEntry = Omit<typeof importLogs.$inferInsert, 'id' | 'createdAt'>
 
-export interface SourceMatch { id: string, title: string, slug: string, sourceUrl: string, createdAt: Date }
+type Recipe = typeof recipes.$inferSelect
+export type SourceMatch = Pick<Recipe, 'id' | 'title' | 'slug' | 'createdAt'> & { sourceUrl: NonNullable<Recipe['sourceUrl']> }
 
 export const importsRepository = {
   async log (db: Db, entry: ImportLogEntry): Promise<void> {

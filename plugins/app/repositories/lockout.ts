@@ -3,7 +3,9 @@
 // first) and locked_at. Only the last `failed_login_attempts` times belong to the series, so every statement that
 // resets the counter to 0 (a success, a password reset, an admin's unlock) also ends the series without touching the
 // times.
+import type { users } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Counted } from './sql.js'
 
 type AccountTable = 'users' | 'admin_users'
 
@@ -24,7 +26,7 @@ function recentFailures (db: Db, seconds: number) {
  */
 export async function reserveLoginAttempt (db: Db, table: AccountTable, id: string, maxAttempts: number, lockSeconds: number): Promise<number | null> {
   const series = () => db`case when locked_at is null then ${recentFailures(db, lockSeconds)} else '{}' end`
-  const [row] = await db<Array<{ failedLoginAttempts: number }>>`
+  const [row] = await db<Array<Pick<typeof users.$inferSelect, 'failedLoginAttempts'>>>`
     update ${db(table)} set
       failed_login_times = ${series()} || now(),
       failed_login_attempts = cardinality(${series()}) + 1,
@@ -50,8 +52,9 @@ export async function releaseLoginAttempt (db: Db, table: AccountTable, id: stri
 
 /** Seconds until the account's lock ends (null: not locked). */
 export async function lockSecondsLeft (db: Db, table: AccountTable, id: string, lockSeconds: number): Promise<number | null> {
-  const [row] = await db<Array<{ secondsLeft: number | null }>>`
-    select ceil(extract(epoch from locked_at + make_interval(secs => ${lockSeconds}) - now()))::int as seconds_left
+  // 0 when not locked (a null locked_at), which reads as no lock like any elapsed one.
+  const [row] = await db<Array<Counted<'secondsLeft'>>>`
+    select coalesce(ceil(extract(epoch from locked_at + make_interval(secs => ${lockSeconds}) - now())), 0)::int as seconds_left
     from ${db(table)} where id = ${id}`
-  return row?.secondsLeft == null || row.secondsLeft <= 0 ? null : row.secondsLeft
+  return row == null || row.secondsLeft <= 0 ? null : row.secondsLeft
 }

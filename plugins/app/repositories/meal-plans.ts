@@ -2,11 +2,12 @@
 // is household-access.ts (`mp` is the meal_plans alias); reads return the viewer's access with each plan.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { mealPlans } from '../../../db/schema/index.js'
+import type { mealPlans, users } from '../../../db/schema/index.js'
 import type { MealPlanAccess, MealPlanScope, MealPlanView } from '../../../schemas/meal-plans.js'
 import type { Db } from '../../external/db.js'
 import { familiesOf, mealPlanEditableBy, mealPlanVisibleTo } from './household-access.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,14 +24,14 @@ export interface MealPlanAccessRow extends Pick<MealPlanRow, 'id' | 'userId' | '
   access: MealPlanAccess
 }
 
-interface ViewRow extends Omit<MealPlanRow, 'userId'> {
+type User = typeof users.$inferSelect
+type UserColumn = 'id' | 'username' | 'firstName' | 'lastName' | 'avatarUrl'
+
+/** The columns `userColumns(db, alias, prefix)` selects, as a row reads them (`ownerId`, `ownerUsername`...). */
+export type UserColumns<P extends string> = { [K in UserColumn as `${P}${Capitalize<K>}`]: User[K] }
+
+interface ViewRow extends Omit<MealPlanRow, 'userId'>, Pick<MealPlanView, 'plannedMealCount'>, UserColumns<'owner'> {
   access: MealPlanAccess
-  plannedMealCount: number
-  ownerId: string
-  ownerUsername: string
-  ownerFirstName: string | null
-  ownerLastName: string | null
-  ownerAvatarUrl: string | null
 }
 
 /** `case` of the viewer's access to `mp` (visible already). */
@@ -92,7 +93,7 @@ export const mealPlansRepository = {
     const [rows, [{ total }]] = await Promise.all([
       db<ViewRow[]>`select ${planColumns(db, viewerId)} from meal_plans mp join users o on o.id = mp.user_id
         where ${where} order by mp.start_date desc, mp.created_at desc, mp.id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from meal_plans mp where ${where}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from meal_plans mp where ${where}`
     ])
     return { items: rows.map(view), total }
   },
@@ -121,7 +122,7 @@ export const mealPlansRepository = {
   },
 
   async countOwned (db: Db, userId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from meal_plans where user_id = ${userId}`
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from meal_plans where user_id = ${userId}`
     return count
   },
 
@@ -145,7 +146,7 @@ export const mealPlansRepository = {
 
   /** How many of the plan's planned meals fall outside `startDate`..`endDate`. */
   async mealsOutside (db: Db, id: string, startDate: string, endDate: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from planned_meals
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from planned_meals
       where meal_plan_id = ${id} and (date < ${startDate}::date or date > ${endDate}::date)`
     return count
   }

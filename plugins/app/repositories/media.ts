@@ -2,6 +2,7 @@
 import fp from 'fastify-plugin'
 import type { media } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,13 +44,13 @@ export const mediaRepository = {
   },
 
   async count (db: Db, userId: string, kind: MediaKind): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from media where user_id = ${userId} and kind = ${kind}`
+    const [{ n }] = await db<Array<Counted<'n'>>>`select count(*)::int as n from media where user_id = ${userId} and kind = ${kind}`
     return n
   },
 
   /** Deletes the rows of `kind` of the user except `keep`; returns their keys (the files to remove). */
   async removeAllBut (db: Db, userId: string, kind: MediaKind, keep: string | null): Promise<string[]> {
-    const rows = await db<Array<{ key: string }>>`
+    const rows = await db<Array<Pick<MediaRow, 'key'>>>`
       delete from media where user_id = ${userId} and kind = ${kind} and key is distinct from ${keep} returning key`
     return rows.map(row => row.key)
   },

@@ -2,9 +2,10 @@
 // emails), whether push applies, and what a delivery job reads. The digest collects every type regardless.
 import fp from 'fastify-plugin'
 import type postgres from 'postgres'
-import { NOTIFICATION_SETTINGS_DEFAULTS, type NOTIFICATION_TYPES } from '../../../db/schema/index.js'
+import { NOTIFICATION_SETTINGS_DEFAULTS, type comments, type notifications, type recipes, type users } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { notificationShown } from './notification-visibility.js'
+import type { Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,7 +14,6 @@ declare module 'fastify' {
 }
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>
-type NotificationType = typeof NOTIFICATION_TYPES[number]
 
 /** A switch of the `email_preferences` JSON; only an explicit `false` turns it off (`unsubscribedAll`: `true` on). */
 const preferenceOff = (db: Db, key: string) => db`coalesce(u.email_preferences -> ${key}, 'null') = 'false'::jsonb`
@@ -44,21 +44,12 @@ export const wantsPush = (db: Db, userId: Fragment, type: Fragment) => db`(
   exists (select 1 from push_subscriptions s where s.user_id = ${userId})
   and coalesce((select p.push from notification_preferences p where p.user_id = ${userId} and p.type = ${type}), true))`
 
-export interface DeliveryRow {
-  id: string
-  userId: string
-  type: NotificationType
-  message: string
-  recipeId: string | null
-  data: Record<string, unknown>
-  email: string
-  username: string
-  actorUsername: string | null
-  recipeTitle: string | null
-  commentContent: string | null
-  wantsEmail: boolean
-  wantsPush: boolean
-}
+export type DeliveryRow = Pick<typeof notifications.$inferSelect, 'id' | 'userId' | 'type' | 'message' | 'recipeId' | 'data'> &
+  Pick<typeof users.$inferSelect, 'email' | 'username'> & Flagged<'wantsEmail' | 'wantsPush'> & {
+    actorUsername: (typeof users.$inferSelect)['username'] | null
+    recipeTitle: (typeof recipes.$inferSelect)['title'] | null
+    commentContent: (typeof comments.$inferSelect)['content'] | null
+  }
 
 export const notificationDeliveryRepository = {
   /**
@@ -84,7 +75,7 @@ export const notificationDeliveryRepository = {
   /** Of the notifications just written, those that go out by email or push. */
   async needingDelivery (db: Db, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return []
-    const rows = await db<Array<{ id: string }>>`select n.id from notifications n where n.id = any(${ids})
+    const rows = await db<Array<Pick<typeof notifications.$inferSelect, 'id'>>>`select n.id from notifications n where n.id = any(${ids})
       and ${notificationShown(db, db`n.user_id`)} and (${wantsEmail(db, db`n.user_id`, db`n.type`)} or ${wantsPush(db, db`n.user_id`, db`n.type`)})`
     return rows.map(r => r.id)
   }

@@ -2,14 +2,14 @@
 // reads or changes only those shown to them (notification-visibility.ts: none about a recipe they may not see).
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { NOTIFICATION_TYPES } from '../../../db/schema/index.js'
+import type { NOTIFICATION_TYPES, notifications, users } from '../../../db/schema/index.js'
 import type { NotificationView } from '../../../schemas/notifications.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { wantsEmail, wantsPush } from './notification-delivery.js'
 import { countShown, notificationShown } from './notification-visibility.js'
-import { reusedPart } from './sql.js'
-import { sessionWith, type SessionState } from './users.js'
+import { unreadCountSession } from './hot/unread-count.js'
+import type { Counted, Flagged } from './sql.js'
 import { visibleToFollower } from './visibility.js'
 
 declare module 'fastify' {
@@ -27,17 +27,12 @@ export interface NewNotification {
   data?: Record<string, unknown>
 }
 
-interface NotificationRow {
-  id: string
-  type: string
-  message: string
-  read: boolean
-  recipeId: string | null
-  actorId: string | null
-  actorUsername: string | null
-  actorAvatarUrl: string | null
-  data: Record<string, unknown>
-  createdAt: Date
+type UserRow = typeof users.$inferSelect
+
+/** A notification with its actor's name and avatar (left join: null without an actor). */
+type NotificationRow = Pick<typeof notifications.$inferSelect, 'id' | 'type' | 'message' | 'read' | 'recipeId' | 'actorId' | 'data' | 'createdAt'> & {
+  actorUsername: UserRow['username'] | null
+  actorAvatarUrl: UserRow['avatarUrl']
 }
 
 function view (row: NotificationRow): NotificationView {
@@ -53,12 +48,8 @@ function view (row: NotificationRow): NotificationView {
   }
 }
 
-/** A row of the list: the counts, and a notification unless the page is empty. */
-type ListRow = { unreadCount: number, total: number | null } & (NotificationRow | { id: null })
-
-/** Unread notifications shown to `users u`; built once per handle (the polled statement's only notification part). */
-const unreadCountColumn = reusedPart(1, (db: Db) =>
-  db`${countShown(db, db`n.user_id = u.id and not n.read`, db`u.id`)} as unread_count`)
+/** A row of the list: the counts (`total` null when only unread ones are listed), and a notification unless the page is empty. */
+type ListRow = Counted<'unreadCount'> & Record<'total', number | null> & (NotificationRow | Record<'id', null>)
 
 const selectNotification = (db: Db) => db`select n.id, n.type, n.message, n.read, n.recipe_id, n.actor_id, n.data, n.created_at,
   a.username as actor_username, a.avatar_url as actor_avatar_url
@@ -67,7 +58,7 @@ const selectNotification = (db: Db) => db`select n.id, n.type, n.message, n.read
 export const notificationsRepository = {
   /** Writes the notification; `deliver` says whether it also goes out by email or push (notification-delivery.ts). */
   async insert (db: Db, n: NewNotification): Promise<{ id: string, deliver: boolean }> {
-    const [row] = await db<Array<{ id: string, deliver: boolean }>>`
+    const [row] = await db<Array<Pick<NotificationRow, 'id'> & Flagged<'deliver'>>>`
       with n as (
         insert into notifications (id, user_id, actor_id, type, recipe_id, message, data)
         values (${createId()}, ${n.recipientId}, ${n.actorId}, ${n.type}, ${n.recipeId ?? null}, ${n.message}, ${json(db, n.data ?? {})})
@@ -81,7 +72,7 @@ export const notificationsRepository = {
    * answer lists the new ones that also go out by email or push.
    */
   async fanOutNewRecipe (db: Db, recipeId: string): Promise<{ created: number, deliver: string[] }> {
-    const rows = await db<Array<{ id: string, deliver: boolean }>>`
+    const rows = await db<Array<Pick<NotificationRow, 'id'> & Flagged<'deliver'>>>`
       with n as (
         insert into notifications (id, user_id, actor_id, type, recipe_id, message)
         select 'n' || md5(r.id || f.follower_id), f.follower_id, r.author_id, 'new_recipe', r.id,
@@ -115,10 +106,8 @@ export const notificationsRepository = {
     }
   },
 
-  /** The unread count read with the session check (the route's `sessionRead`): what every client polls, in one statement. */
-  async unreadCountSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: number } | null> {
-    return await sessionWith(db, userId, jti, unreadCountColumn(db), (row: { unreadCount: number }) => row.unreadCount)
-  },
+  /** The unread count read with the session check: what every client polls, in one statement (hot/unread-count.ts). */
+  unreadCountSession,
 
   /** Marks one of the user's notifications read; null when it is not theirs, not shown to them, or does not exist. */
   async markRead (db: Db, userId: string, id: string): Promise<NotificationView | null> {

@@ -2,7 +2,7 @@
 // applied in the queries (recipeVisibleTo, mealPlanVisibleTo); rows are versioned by `updated_at` so the service can
 // reuse what it computed for an unchanged recipe.
 import fp from 'fastify-plugin'
-import type { MealType } from '../../../db/schema/index.js'
+import type { mealPlans, plannedMeals, recipes } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
 import { mealPlanVisibleTo } from './household-access.js'
 import { recipeVisibleTo } from './visibility.js'
@@ -13,29 +13,18 @@ declare module 'fastify' {
   }
 }
 
-export interface NutritionRecipeHead {
-  id: string
-  title: string
-  servings: number | null
-  /** Changes whenever the recipe does (its `updated_at`, to the microsecond). */
+type Recipe = typeof recipes.$inferSelect
+
+export interface NutritionRecipeHead extends Pick<Recipe, 'id' | 'title' | 'servings'> {
+  /** Changes whenever the recipe does (its `updated_at` as text, to the microsecond). */
   version: string
 }
 
-export interface NutritionRecipeRow extends NutritionRecipeHead {
-  ingredients: unknown[]
-  nutrition: Record<string, unknown> | null
-}
+export type NutritionRecipeRow = NutritionRecipeHead & Pick<Recipe, 'ingredients' | 'nutrition'>
 
-export interface NutritionPlanRow { id: string, name: string, startDate: string, endDate: string }
+export type NutritionPlanRow = Pick<typeof mealPlans.$inferSelect, 'id' | 'name' | 'startDate' | 'endDate'>
 
-export interface NutritionMealRow {
-  id: string
-  date: string
-  mealType: MealType
-  recipeId: string | null
-  customTitle: string | null
-  servings: number | null
-}
+export type NutritionMealRow = Pick<typeof plannedMeals.$inferSelect, 'id' | 'date' | 'mealType' | 'recipeId' | 'customTitle' | 'servings'>
 
 export const nutritionRepository = {
   /** The recipe if the viewer may see it (anonymous: listed recipes only). */

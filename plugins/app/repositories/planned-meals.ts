@@ -3,13 +3,13 @@
 // still see it (visibility.ts), else null.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import { MEAL_TYPES, type plannedMeals } from '../../../db/schema/index.js'
+import { MEAL_TYPES, type plannedMeals, type recipes } from '../../../db/schema/index.js'
 import type { PlannedMealView } from '../../../schemas/meal-plans.js'
 import type { Db } from '../../external/db.js'
 import { mealPlanVisibleTo } from './household-access.js'
 import { visiblePlanIds } from './meal-plans.js'
 import type { Page } from './recipes.js'
-import { countUpTo, type Fragment } from './sql.js'
+import { countUpTo, type Fragment, type Counted } from './sql.js'
 import { recipeVisibleTo } from './visibility.js'
 
 declare module 'fastify' {
@@ -24,13 +24,16 @@ export type PlannedMealPatch = Partial<Pick<PlannedMealRow, 'date' | 'mealType' 
 /** What the rules need to know about a planned meal before changing it. */
 export type PlannedMealTarget = Pick<PlannedMealRow, 'id' | 'mealPlanId' | 'userId' | 'date' | 'recipeId' | 'customTitle'>
 
+type Recipe = typeof recipes.$inferSelect
+
+/** A planned meal with its recipe's columns, all null when the viewer may not see the recipe. */
 interface ViewRow extends PlannedMealRow {
-  visibleRecipeId: string | null
-  recipeTitle: string | null
-  recipeImageUrl: string | null
-  recipeServings: number | null
-  recipePrepTime: number | null
-  recipeCookTime: number | null
+  visibleRecipeId: Recipe['id'] | null
+  recipeTitle: Recipe['title'] | null
+  recipeImageUrl: Recipe['imageUrl'] | null
+  recipeServings: Recipe['servings'] | null
+  recipePrepTime: Recipe['prepTime'] | null
+  recipeCookTime: Recipe['cookTime'] | null
 }
 
 export interface DateRange { from: string, to: string }
@@ -121,7 +124,7 @@ export const plannedMealsRepository = {
       const where = db`pm.meal_plan_id = ${filter.mealPlanId} ${inRange(db, filter.range, 'pm')}`
       const [rows, [{ total }]] = await Promise.all([
         db<ViewRow[]>`${selectMeals(db, viewerId)} where ${where} order by ${mealOrder(db)} limit ${limit} offset ${offset}`,
-        db<Array<{ total: number }>>`select count(*)::int as total from planned_meals pm where ${where}`
+        db<Array<Counted<'total'>>>`select count(*)::int as total from planned_meals pm where ${where}`
       ])
       return { items: rows.map(view), total, hasNext: offset + rows.length < total, totalExact: true }
     }
@@ -133,7 +136,7 @@ export const plannedMealsRepository = {
           select c.id from planned_meals c where c.meal_plan_id in ${visiblePlanIds(db, viewerId)} ${inRange(db, filter.range)})`
       const [rows, [{ total }]] = await Promise.all([
         db<ViewRow[]>`${selectMeals(db, viewerId)} where pm.id in ${inRangeIds} order by ${mealOrder(db)} limit ${limit} offset ${offset}`,
-        db<Array<{ total: number }>>`select count(*)::int as total from ${inRangeIds} as x`
+        db<Array<Counted<'total'>>>`select count(*)::int as total from ${inRangeIds} as x`
       ])
       return { items: rows.map(view), total, hasNext: offset + rows.length < total, totalExact: true }
     }
@@ -162,13 +165,13 @@ export const plannedMealsRepository = {
   },
 
   async countInPlan (db: Db, mealPlanId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from planned_meals where meal_plan_id = ${mealPlanId}`
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from planned_meals where meal_plan_id = ${mealPlanId}`
     return count
   },
 
   /** The user's calendar entries (planned meals outside any plan). */
   async countCalendar (db: Db, userId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select count(*)::int as count from planned_meals
+    const [{ count }] = await db<Array<Counted<'count'>>>`select count(*)::int as count from planned_meals
       where user_id = ${userId} and meal_plan_id is null`
     return count
   },

@@ -1,7 +1,8 @@
 // Plans, subscriptions, monthly usage counters and feature flags.
 import fp from 'fastify-plugin'
-import type { featureFlags, plans } from '../../../db/schema/index.js'
+import type { featureFlags, plans, subscriptions, usage, users } from '../../../db/schema/index.js'
 import { json, type Db } from '../../external/db.js'
+import type { Counted, Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,12 +46,12 @@ export const plansRepository = {
 
   /** A sort order placing a plan after every stored one. */
   async nextSortOrder (db: Db): Promise<number> {
-    const [row] = await db<Array<{ next: number }>>`select coalesce(max(sort_order) + 1, 0)::int as next from plans`
+    const [row] = await db<Array<Counted<'next'>>>`select coalesce(max(sort_order) + 1, 0)::int as next from plans`
     return row.next
   },
 
   async isEmpty (db: Db): Promise<boolean> {
-    const [row] = await db<Array<{ empty: boolean }>>`select not exists (select 1 from plans) as empty`
+    const [row] = await db<Array<Flagged<'empty'>>>`select not exists (select 1 from plans) as empty`
     return row.empty
   },
 
@@ -90,7 +91,7 @@ export const plansRepository = {
 
   /** Whether any user is on the plan (users.plan_id). */
   async inUse (db: Db, id: string): Promise<boolean> {
-    const [row] = await db<Array<{ used: boolean }>>`select exists (select 1 from users where plan_id = ${id}) as used`
+    const [row] = await db<Array<Flagged<'used'>>>`select exists (select 1 from users where plan_id = ${id}) as used`
     return row.used
   },
 
@@ -101,17 +102,17 @@ export const plansRepository = {
   },
 
   async planIdOf (db: Db, userId: string): Promise<string | null> {
-    const [row] = await db<Array<{ planId: string }>>`select plan_id from users where id = ${userId}`
+    const [row] = await db<Array<Pick<typeof users.$inferSelect, 'planId'>>>`select plan_id from users where id = ${userId}`
     return row?.planId ?? null
   },
 
   async subscription (db: Db, userId: string): Promise<{ status: string, startedAt: Date } | null> {
-    const [row] = await db<Array<{ status: string, startedAt: Date }>>`select status, started_at from subscriptions where user_id = ${userId}`
+    const [row] = await db<Array<Pick<typeof subscriptions.$inferSelect, 'status' | 'startedAt'>>>`select status, started_at from subscriptions where user_id = ${userId}`
     return row ?? null
   },
 
   async usage (db: Db, userId: string, period: string): Promise<Record<UsageKind, number>> {
-    const rows = await db<Array<{ kind: UsageKind, count: number }>>`select kind, count from usage where user_id = ${userId} and period = ${period}`
+    const rows = await db<Array<Pick<typeof usage.$inferSelect, 'kind' | 'count'>>>`select kind, count from usage where user_id = ${userId} and period = ${period}`
     const used: Record<UsageKind, number> = { aiGenerations: 0, imports: 0 }
     for (const row of rows) used[row.kind] = row.count
     return used
@@ -119,7 +120,7 @@ export const plansRepository = {
 
   /** Counts one use in `period`; call it in the transaction that spends the allowance. Returns the new count. */
   async increment (db: Db, userId: string, kind: UsageKind, period: string): Promise<number> {
-    const [row] = await db<Array<{ count: number }>>`
+    const [row] = await db<Array<Pick<typeof usage.$inferSelect, 'count'>>>`
       insert into usage (user_id, kind, period, count) values (${userId}, ${kind}, ${period}, 1)
       on conflict (user_id, kind, period) do update set count = usage.count + 1 returning count`
     return row.count
@@ -142,7 +143,7 @@ export const plansRepository = {
   /** Creates or changes the flag in one statement; `created` tells which. */
   async saveFlag (db: Db, flag: FlagFields): Promise<{ row: FlagRow, created: boolean }> {
     const given = (value: unknown) => value !== undefined
-    const [row] = await db<Array<FlagRow & { created: boolean }>>`
+    const [row] = await db<Array<FlagRow & Flagged<'created'>>>`
       insert into feature_flags (key, description, enabled, plans, rollout_percentage, user_ids)
       values (${flag.key}, ${flag.description ?? null}, ${flag.enabled}, ${flag.plans == null ? null : json(db, flag.plans)},
         ${flag.rolloutPercentage ?? 100}, ${json(db, flag.userIds ?? [])})

@@ -2,11 +2,12 @@
 // makes are scoped by that user; the sender's bookkeeping (success, failure, gone) goes by subscription id.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import { NOTIFICATION_TYPES, type pushSubscriptions } from '../../../db/schema/index.js'
+import { NOTIFICATION_TYPES, type notificationPreferences, type pushSubscriptions } from '../../../db/schema/index.js'
 import type { NotificationType, PushPreferencesView } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
-import { sessionWith, type SessionState } from './users.js'
+import { sessionWith, type SessionState } from './hot/session.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,7 +54,7 @@ export const pushSubscriptionsRepository = {
   },
 
   async countForUser (db: Db, userId: string): Promise<number> {
-    const [{ n }] = await db<Array<{ n: number }>>`select count(*)::int as n from push_subscriptions where user_id = ${userId}`
+    const [{ n }] = await db<Array<Counted<'n'>>>`select count(*)::int as n from push_subscriptions where user_id = ${userId}`
     return n
   },
 
@@ -71,7 +72,7 @@ export const pushSubscriptionsRepository = {
     const [items, [{ total }]] = await Promise.all([
       db<PushSubscriptionRow[]>`select ${columns(db)} from push_subscriptions where user_id = ${userId}
         order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from push_subscriptions where user_id = ${userId}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from push_subscriptions where user_id = ${userId}`
     ])
     return { items, total }
   },
@@ -103,7 +104,7 @@ export const pushSubscriptionsRepository = {
 
   /** Counts one more consecutive failure; the `maxFailures`-th deletes the subscription. True when it was deleted. */
   async markFailure (db: Db, id: string, maxFailures: number): Promise<boolean> {
-    const [row] = await db<Array<{ failures: number }>>`
+    const [row] = await db<Array<Pick<typeof pushSubscriptions.$inferSelect, 'failures'>>>`
       update push_subscriptions set failures = failures + 1 where id = ${id} returning failures`
     if (row == null || row.failures < maxFailures) return false
     const rows = await db`delete from push_subscriptions where id = ${id} and failures >= ${maxFailures} returning 1`
@@ -112,7 +113,7 @@ export const pushSubscriptionsRepository = {
 
   /** Every notification type's push switch, on where nothing is stored. */
   async preferences (db: Db, userId: string): Promise<PushPreferencesView> {
-    const rows = await db<Array<{ type: NotificationType, push: boolean }>>`
+    const rows = await db<Array<Pick<typeof notificationPreferences.$inferSelect, 'type' | 'push'>>>`
       select type, push from notification_preferences where user_id = ${userId}`
     return withDefaults(Object.fromEntries(rows.map(r => [r.type, r.push])))
   },
@@ -125,7 +126,7 @@ export const pushSubscriptionsRepository = {
   },
 
   async pushEnabled (db: Db, userId: string, type: NotificationType): Promise<boolean> {
-    const [row] = await db<Array<{ push: boolean }>>`
+    const [row] = await db<Array<Pick<typeof notificationPreferences.$inferSelect, 'push'>>>`
       select push from notification_preferences where user_id = ${userId} and type = ${type}`
     return row?.push ?? true
   },

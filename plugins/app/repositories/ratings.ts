@@ -14,8 +14,11 @@ declare module 'fastify' {
 type Totals = Pick<typeof recipes.$inferSelect, 'ratingSum' | 'ratingCount'>
 type RatingRow = Pick<typeof ratings.$inferSelect, 'rating'>
 
+/** The rating an upsert replaced (null: the user's first). */
+interface ReplacedRow { previous: RatingRow['rating'] | null }
+
 export interface RatingSummaryRow extends Totals {
-  userRating: number | null
+  userRating: RatingRow['rating'] | null
   /** Count per star, "1" to "5" (stars nobody gave are 0). */
   distribution: Record<string, number>
 }
@@ -23,7 +26,7 @@ export interface RatingSummaryRow extends Totals {
 export const ratingsRepository = {
   /** Sets the user's rating; returns the rating it replaced, or null when it is their first. */
   async upsert (db: Db, userId: string, recipeId: string, rating: number): Promise<number | null> {
-    const [row] = await db<Array<{ previous: number | null }>>`
+    const [row] = await db<ReplacedRow[]>`
       with previous as (select rating from ratings where user_id = ${userId} and recipe_id = ${recipeId})
       insert into ratings (user_id, recipe_id, rating) values (${userId}, ${recipeId}, ${rating})
       on conflict (user_id, recipe_id) do update set rating = excluded.rating, updated_at = now()

@@ -1,16 +1,18 @@
-// The queries behind the recipe listing, search and author pages: sort orders, filters, ids-first pages, the search
-// phases and the capped count. The repository (recipes.ts) composes them; they take the caller's handle like it does.
+// The queries behind the recipe lists: sort orders, filters, ids-first pages and the capped count. The repository
+// (recipes.ts) and the measured pages (hot/recipe-pages.ts, hot/recipe-search.ts) compose them; they take the caller's
+// handle like the repository does.
 import type { RecipeFilters, RecipeSort, RecipeView } from '../../../schemas/recipes.js'
-import { bytesRow, json, type Db } from '../../external/db.js'
-import { RawJson } from '../../../lib/raw-json.js'
-import { mapRecipe, recipeColumns, recipeJson, type RecipeViewRow } from './recipe-rows.js'
-import { countUpTo as countRowsUpTo, escapeLike } from './sql.js'
+import type { recipes } from '../../../db/schema/index.js'
+import { json, type Db } from '../../external/db.js'
+import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
+import { countUpTo as countRowsUpTo, escapeLike, type Counted } from './sql.js'
 import { listedRecipe } from './visibility.js'
 
 export interface Page<T> { items: T[], total: number }
 /** A page of a list whose total is counted separately: `hasNext` comes from one row past the page. */
 export interface Slice<T> { items: T, hasNext: boolean }
 export type Fragment = ReturnType<typeof listedRecipe>
+type IdRow = Pick<typeof recipes.$inferSelect, 'id'>
 
 export { escapeLike } from './sql.js'
 
@@ -46,27 +48,11 @@ export async function rows (db: Db, where: Fragment, sort: RecipeSort, viewerId:
   return await byIds(db, await idsOf(db, where, sort, offset, count), viewerId)
 }
 
-/**
- * `limit` recipes of `where` in the sort's order from `offset` on, as JSON text (byIdsJson), and whether more follow
- * (one id past them).
- */
-export async function sliceOf (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, offset: number, limit: number): Promise<Slice<RawJson<RecipeView[]>>> {
-  const ids = await idsOf(db, where, sort, offset, limit + 1)
-  return { items: await byIdsJson(db, ids.slice(0, limit), viewerId), hasNext: ids.length > limit }
-}
-
-async function idsOf (db: Db, where: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
-  const found = await db<Array<{ id: string }>>`${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}`
+/** Ids of up to `count` recipes of `where` in the sort's order from `offset` on (a small statement). */
+export async function idsOf (db: Db, where: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
+  const found = await db<IdRow[]>`${inOrder(db, db`r.id`, where, sort)} limit ${count} offset ${offset}`
   return found.map(row => row.id)
 }
-
-/** Sorts an index serves in order, so a window of the listing's first rows is cheap to walk. */
-export const INDEXED_SORTS = new Set<RecipeSort>(['newest', 'oldest', 'popular'])
-/** The fewest listing rows a search looks through in order before it collects every match instead. */
-const SEARCH_WINDOW = 500
-
-/** How many of the listing's first rows a search looks through for `count` matches from `offset` on. */
-export const searchWindow = (offset: number, count: number): number => Math.max(SEARCH_WINDOW, 4 * (offset + count))
 
 /**
  * The full recipe columns of `ids`, in that order (ids no longer there are left out). Planning this statement costs
@@ -84,42 +70,10 @@ export async function byIds (db: Db, ids: string[], viewerId: string | null): Pr
   return found.map(mapRecipe)
 }
 
-/** The `recipes` column of a statement read with bytesRow (a JSON array PostgreSQL wrote), as it is sent. */
-export const pageItems = (row: Record<string, Buffer | null>) => new RawJson<RecipeView[]>(row.recipes ?? '[]')
-
-/** byIds as one JSON array that PostgreSQL writes (recipeJson), for a page sent as it is. The same single plan. */
-export async function byIdsJson (db: Db, ids: string[], viewerId: string | null): Promise<RawJson<RecipeView[]>> {
-  if (ids.length === 0) return new RawJson('[]')
-  const { recipes } = await bytesRow(db`select coalesce(json_agg(${recipeJson(db, viewerId)} order by p.n), '[]')::text as recipes
-    from jsonb_array_elements_text(${json(db, ids)}) with ordinality p(id, n)
-    join recipes r on r.id = p.id join users a on a.id = r.author_id`)
-  return pageItems({ recipes })
-}
-
-/**
- * Ids of up to `count` recipes of `where` and a text `match` in the sort's order, from `offset` on. Statements are
- * prepared, so PostgreSQL may plan once for every search term: a plan that walks the listing in order stops early for a
- * common term and reads everything for a rare one. So the walk is bounded (the first rows of the listing in order,
- * then the match); when that window does not hold the page, every match is collected (trigram indexes) and sorted,
- * which is cheap exactly when matches are few.
- */
-export async function matchingIds (db: Db, where: Fragment, match: Fragment, sort: RecipeSort, offset: number, count: number): Promise<string[]> {
-  const order = orderBy(db, sort)
-  const columns = db`r.id, r.title, r.ingredients_text, r.created_at, r.like_count, r.rating_sum, r.rating_count`
-  if (INDEXED_SORTS.has(sort)) {
-    const found = await db<Array<{ id: string }>>`select r.id from (${inOrder(db, columns, where, sort)} limit ${searchWindow(offset, count)}) r
-      where ${match} order by ${order} limit ${count} offset ${offset}`
-    if (found.length === count) return found.map(row => row.id)
-  }
-  const found = await db<Array<{ id: string }>>`with r as materialized (select ${columns} from recipes r where ${where} and ${match})
-    select r.id from r order by ${order} limit ${count} offset ${offset}`
-  return found.map(row => row.id)
-}
-
 export async function page (db: Db, where: Fragment, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number): Promise<Page<RecipeView>> {
   const [items, [{ total }]] = await Promise.all([
     rows(db, where, sort, viewerId, (pageNo - 1) * limit, limit),
-    db<Array<{ total: number }>>`select count(*)::int as total from recipes r where ${where}`
+    db<Array<Counted<'total'>>>`select count(*)::int as total from recipes r where ${where}`
   ])
   return { items, total }
 }

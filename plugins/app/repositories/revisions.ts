@@ -1,10 +1,11 @@
 // Earlier versions of recipes: a snapshot per update, at most MAX_REVISIONS per recipe (the oldest go first).
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import { MAX_REVISIONS } from '../../../db/schema/index.js'
+import { MAX_REVISIONS, type recipeRevisions } from '../../../db/schema/index.js'
 import type { RecipeView, RevisionView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +13,9 @@ declare module 'fastify' {
   }
 }
 
-interface RevisionRow { id: string, version: number, editorId: string | null, createdAt: Date }
+type RevisionRow = Pick<typeof recipeRevisions.$inferSelect, 'id' | 'version' | 'editorId' | 'createdAt'>
+/** A snapshot as stored: those taken before migration 0031 have no sourceImageUrl. */
+type StoredSnapshot = Omit<RecipeView, 'sourceImageUrl'> & Partial<Pick<RecipeView, 'sourceImageUrl'>>
 
 const view = (row: RevisionRow): RevisionView => ({ id: row.id, version: row.version, editorId: row.editorId, createdAt: row.createdAt.toISOString() })
 
@@ -32,13 +35,13 @@ export const revisionsRepository = {
     const [rows, [{ total }]] = await Promise.all([
       db<RevisionRow[]>`select id, version, editor_id, created_at from recipe_revisions
         where recipe_id = ${recipeId} order by version desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from recipe_revisions where recipe_id = ${recipeId}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from recipe_revisions where recipe_id = ${recipeId}`
     ])
     return { items: rows.map(view), total }
   },
 
   async one (db: Db, recipeId: string, revisionId: string): Promise<(RevisionView & { recipe: RecipeView }) | null> {
-    const [row] = await db<Array<RevisionRow & { snapshot: Omit<RecipeView, 'sourceImageUrl'> & Partial<Pick<RecipeView, 'sourceImageUrl'>> }>>`
+    const [row] = await db<Array<RevisionRow & Record<'snapshot', StoredSnapshot>>>`
       select id, version, editor_id, created_at, snapshot from recipe_revisions where recipe_id = ${recipeId} and id = ${revisionId}`
     // Snapshots taken before migration 0031 have no sourceImageUrl.
     return row == null ? null : { ...view(row), recipe: { ...row.snapshot, sourceImageUrl: row.snapshot.sourceImageUrl ?? null } }

@@ -4,12 +4,13 @@
 // the same recipient updates the permission, never adds a row, also under concurrent requests.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type { SharePermission } from '../../../db/schema/index.js'
+import type { families, familyMembers, mealPlans, SharePermission, sharedMealPlans } from '../../../db/schema/index.js'
 import type { ShareDirection, SharedMealPlanView } from '../../../schemas/meal-plans.js'
 import type { Db } from '../../external/db.js'
 import { familiesOf } from './household-access.js'
-import { userColumns } from './meal-plans.js'
+import { userColumns, type UserColumns } from './meal-plans.js'
 import type { Page } from './recipes.js'
+import type { Counted, Flagged } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,33 +18,24 @@ declare module 'fastify' {
   }
 }
 
-interface ShareRow {
-  id: string
-  permission: SharePermission
-  createdAt: Date
-  direction: 'sent' | 'received'
-  planId: string
-  planName: string
-  planStartDate: string
-  planEndDate: string
-  ownerId: string
-  ownerUsername: string
-  ownerFirstName: string | null
-  ownerLastName: string | null
-  ownerAvatarUrl: string | null
-  sharerId: string
-  sharerUsername: string
-  sharerFirstName: string | null
-  sharerLastName: string | null
-  sharerAvatarUrl: string | null
-  recipientId: string | null
-  recipientUsername: string | null
-  recipientFirstName: string | null
-  recipientLastName: string | null
-  recipientAvatarUrl: string | null
-  familyId: string | null
-  familyName: string | null
-}
+type MealPlan = typeof mealPlans.$inferSelect
+type Family = typeof families.$inferSelect
+type OrNull<T> = { [K in keyof T]: T[K] | null }
+
+/** The share's id, and whether the upsert inserted it (`xmax = 0`) rather than updated it. */
+type UpsertedShare = Pick<typeof sharedMealPlans.$inferSelect, 'id'> & Flagged<'created'>
+
+/** A share with its plan, the plan's owner, the sharer and the recipient (a user or a family; the other's columns null). */
+type ShareRow = Pick<typeof sharedMealPlans.$inferSelect, 'id' | 'permission' | 'createdAt'> &
+  UserColumns<'owner'> & UserColumns<'sharer'> & OrNull<UserColumns<'recipient'>> & {
+    direction: SharedMealPlanView['direction']
+    planId: MealPlan['id']
+    planName: MealPlan['name']
+    planStartDate: MealPlan['startDate']
+    planEndDate: MealPlan['endDate']
+    familyId: Family['id'] | null
+    familyName: Family['name'] | null
+  }
 
 /** `s` is a share of a plan `mp` the viewer owns or shared. */
 const sentBy = (db: Db, viewerId: string) => db`(mp.user_id = ${viewerId} or s.shared_by = ${viewerId})`
@@ -91,7 +83,7 @@ export const sharedMealPlansRepository = {
         : db`(${sentBy(db, viewerId)} or ${receivedBy(db, viewerId)})`
     const [rows, [{ total }]] = await Promise.all([
       db<ShareRow[]>`${selectShares(db, viewerId)} where ${where} order by s.created_at desc, s.id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from shared_meal_plans s join meal_plans mp on mp.id = s.meal_plan_id where ${where}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from shared_meal_plans s join meal_plans mp on mp.id = s.meal_plan_id where ${where}`
     ])
     return { items: rows.map(view), total }
   },
@@ -111,8 +103,8 @@ export const sharedMealPlansRepository = {
   },
 
   /** Shares the plan with a user, or sets the permission of the existing share; `created` tells which. */
-  async upsertUser (db: Db, share: NewShare, userId: string): Promise<{ id: string, created: boolean }> {
-    const [row] = await db<Array<{ id: string, created: boolean }>>`
+  async upsertUser (db: Db, share: NewShare, userId: string): Promise<UpsertedShare> {
+    const [row] = await db<UpsertedShare[]>`
       insert into shared_meal_plans (id, meal_plan_id, shared_by, user_id, permission)
       values (${createId()}, ${share.mealPlanId}, ${share.sharedBy}, ${userId}, ${share.permission})
       on conflict (meal_plan_id, user_id) where user_id is not null do update set permission = excluded.permission
@@ -121,8 +113,8 @@ export const sharedMealPlansRepository = {
   },
 
   /** Shares the plan with a family, or sets the permission of the existing share; `created` tells which. */
-  async upsertFamily (db: Db, share: NewShare, familyId: string): Promise<{ id: string, created: boolean }> {
-    const [row] = await db<Array<{ id: string, created: boolean }>>`
+  async upsertFamily (db: Db, share: NewShare, familyId: string): Promise<UpsertedShare> {
+    const [row] = await db<UpsertedShare[]>`
       insert into shared_meal_plans (id, meal_plan_id, shared_by, family_id, permission)
       values (${createId()}, ${share.mealPlanId}, ${share.sharedBy}, ${familyId}, ${share.permission})
       on conflict (meal_plan_id, family_id) where family_id is not null do update set permission = excluded.permission
@@ -132,7 +124,7 @@ export const sharedMealPlansRepository = {
 
   /** Shares of the plan (users and families; each half on its partial unique index). */
   async countForPlan (db: Db, mealPlanId: string): Promise<number> {
-    const [{ count }] = await db<Array<{ count: number }>>`select
+    const [{ count }] = await db<Array<Counted<'count'>>>`select
       (select count(*) from shared_meal_plans where meal_plan_id = ${mealPlanId} and user_id is not null)::int +
       (select count(*) from shared_meal_plans where meal_plan_id = ${mealPlanId} and family_id is not null)::int as count`
     return count
@@ -145,7 +137,7 @@ export const sharedMealPlansRepository = {
 
   /** The ids of the family's members. */
   async familyMemberIds (db: Db, familyId: string): Promise<string[]> {
-    const rows = await db<Array<{ userId: string }>>`select user_id from family_members where family_id = ${familyId} order by joined_at, user_id`
+    const rows = await db<Array<Pick<typeof familyMembers.$inferSelect, 'userId'>>>`select user_id from family_members where family_id = ${familyId} order by joined_at, user_id`
     return rows.map(row => row.userId)
   }
 }

@@ -2,7 +2,9 @@
 // Pages are key ranges: their boundaries come from one ordered scan (`row_number() % size`), and every read after
 // that is a keyset range with a limit, so no query ever skips rows with OFFSET.
 import fp from 'fastify-plugin'
+import type { recipes, users } from '../../../db/schema/index.js'
 import type { Db } from '../../external/db.js'
+import type { Counted, Flagged } from './sql.js'
 import { listedRecipe } from './visibility.js'
 
 declare module 'fastify' {
@@ -11,18 +13,21 @@ declare module 'fastify' {
   }
 }
 
+type Recipe = typeof recipes.$inferSelect
+type User = typeof users.$inferSelect
+
 /**
  * A recipe's position in the sitemap order. `at` is created_at as PostgreSQL's text (microseconds, UTC): a JS Date
  * keeps milliseconds only, and a rounded boundary would move rows between pages.
  */
-export interface RecipeKey { at: string, id: string }
+export type RecipeKey = Pick<Recipe, 'id'> & { at: string }
 
 /** Where pages end: the key of every `size`-th row before the last one, and how many rows there are. */
 export interface Boundaries<K> { total: number, ends: K[] }
 
-export interface SitemapRecipe { key: RecipeKey, id: string, updatedAt: Date }
+export type SitemapRecipe = Pick<Recipe, 'id' | 'updatedAt'> & { key: RecipeKey }
 /** An author of listed recipes; `shown` is false for a deactivated or banned one (left out of the sitemap). */
-export interface SitemapAuthor { id: string, username: string, lastmod: Date, shown: boolean }
+export type SitemapAuthor = Pick<User, 'id' | 'username'> & { lastmod: User['updatedAt'] } & Flagged<'shown'>
 
 /**
  * Recipes of the public listing (visibility.ts): it leaves out deactivated and banned authors' recipes too
@@ -33,7 +38,7 @@ const sitemapRecipe = listedRecipe
 const shownUser = (db: Db) => db`(u.active and u.banned_at is null)`
 
 /** A row of the boundary scan with its position in the order (the scan returns every `size`-th row and the last). */
-type Numbered<R> = R & { n: number }
+type Numbered<R> = R & Counted<'n'>
 
 function boundaries<R, K> (rows: Array<Numbered<R>>, size: number, key: (row: Numbered<R>) => K): Boundaries<K> {
   const total = rows.at(-1)?.n ?? 0
@@ -53,7 +58,7 @@ export const sitemapRepository = {
 
   /** Page boundaries of the listed profiles (shown authors of listed recipes) for pages of `size` rows, in id order. */
   async authorBoundaries (db: Db, size: number): Promise<Boundaries<string>> {
-    const rows = await db<Array<Numbered<{ id: string }>>>`select id, n from (
+    const rows = await db<Array<Numbered<Pick<User, 'id'>>>>`select id, n from (
         select u.id, (row_number() over w)::int as n, lead(u.id) over w is null as last
         from (select distinct r.author_id from recipes r where ${listedRecipe(db)}) a
         join users u on u.id = a.author_id
@@ -68,7 +73,7 @@ export const sitemapRepository = {
     // Sent as text: a parameter typed timestamptz would go through a JS Date and lose the microseconds.
     const from = after == null ? db`` : db`and (r.created_at, r.id) > (${after.at}::text::timestamptz, ${after.id})`
     const to = through == null ? db`` : db`and (r.created_at, r.id) <= (${through.at}::text::timestamptz, ${through.id})`
-    const rows = await db<Array<{ at: string, id: string, updatedAt: Date }>>`select r.created_at::text as at, r.id, r.updated_at
+    const rows = await db<Array<RecipeKey & Pick<Recipe, 'updatedAt'>>>`select r.created_at::text as at, r.id, r.updated_at
       from recipes r where ${sitemapRecipe(db)} ${from} ${to}
       order by r.created_at, r.id limit ${limit}`
     return rows.map(row => ({ key: { at: row.at, id: row.id }, id: row.id, updatedAt: row.updatedAt }))

@@ -5,6 +5,7 @@ import type { supportTickets } from '../../../db/schema/index.js'
 import type { SupportTicketView } from '../../../schemas/support.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +36,7 @@ export const supportRepository = {
   async recentDuplicate (db: Db, sender: SupportSender, ticket: Pick<NewSupportTicket, 'subject' | 'message'>, minutes: number): Promise<string | null> {
     // Anonymous tickets match anonymous ones only (support_tickets_user_idx serves `user_id is null` too).
     const by = 'userId' in sender ? db`user_id = ${sender.userId}` : db`user_id is null and email = ${sender.email}`
-    const [row] = await db<Array<{ id: string }>>`select id from support_tickets
+    const [row] = await db<Array<Pick<typeof supportTickets.$inferSelect, 'id'>>>`select id from support_tickets
       where ${by} and created_at > now() - make_interval(mins => ${minutes})
         and subject = ${ticket.subject} and message = ${ticket.message}
       order by created_at desc limit 1`
@@ -43,7 +44,7 @@ export const supportRepository = {
   },
 
   async insert (db: Db, ticket: NewSupportTicket): Promise<string> {
-    const [row] = await db<Array<{ id: string }>>`insert into support_tickets ${db({ id: createId(), ...ticket })} returning id`
+    const [row] = await db<Array<Pick<typeof supportTickets.$inferSelect, 'id'>>>`insert into support_tickets ${db({ id: createId(), ...ticket })} returning id`
     return row.id
   },
 
@@ -52,7 +53,7 @@ export const supportRepository = {
     const [items, [{ total }]] = await Promise.all([
       db<TicketRow[]>`select ${columns(db)} from support_tickets where user_id = ${userId}
         order by created_at desc, id desc limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from support_tickets where user_id = ${userId}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from support_tickets where user_id = ${userId}`
     ])
     return { items: items.map(view), total }
   },

@@ -2,10 +2,12 @@
 // sharing tags neither deadlock nor collide.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
+import type { recipeTags, tags as tagTable } from '../../../db/schema/index.js'
 import type { TagView } from '../../../schemas/recipes.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { listedRecipe } from './visibility.js'
+import type { Counted } from './sql.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +20,7 @@ export interface TagName { name: string, slug: string }
 export const tagsRepository = {
   /** Replaces a recipe's tags; returns the ids of the tags it had before (candidates for orphan clean-up). */
   async setForRecipe (db: Db, recipeId: string, tags: TagName[]): Promise<string[]> {
-    const previous = await db<Array<{ tagId: string }>>`delete from recipe_tags where recipe_id = ${recipeId} returning tag_id`
+    const previous = await db<Array<Pick<typeof recipeTags.$inferSelect, 'tagId'>>>`delete from recipe_tags where recipe_id = ${recipeId} returning tag_id`
     if (tags.length > 0) {
       const sorted = [...tags].sort((a, b) => a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)
       // "Vegan" and "vegan" are one tag, named by whoever used it first: the update only returns the existing row.
@@ -44,19 +46,19 @@ export const tagsRepository = {
   /** Tags of listed recipes with their counts, most used first. */
   async listed (db: Db, pageNo: number, limit: number): Promise<Page<TagView>> {
     const [items, [{ total }]] = await Promise.all([
-      db<TagView[]>`
+      db<Array<Pick<typeof tagTable.$inferSelect, 'id' | 'name' | 'slug'> & Pick<TagView, 'recipeCount'>>>`
         select t.id, t.name, t.slug, count(*)::int as recipe_count
         from tags t join recipe_tags rt on rt.tag_id = t.id join recipes r on r.id = rt.recipe_id
         where ${listedRecipe(db)}
         group by t.id order by recipe_count desc, t.name, t.id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`
+      db<Array<Counted<'total'>>>`
         select count(distinct rt.tag_id)::int as total from recipe_tags rt join recipes r on r.id = rt.recipe_id where ${listedRecipe(db)}`
     ])
     return { items, total }
   },
 
   async bySlug (db: Db, slug: string): Promise<{ id: string, name: string, slug: string } | null> {
-    const [row] = await db<Array<{ id: string, name: string, slug: string }>>`select id, name, slug from tags where slug = ${slug}`
+    const [row] = await db<Array<Pick<typeof tagTable.$inferSelect, 'id' | 'name' | 'slug'>>>`select id, name, slug from tags where slug = ${slug}`
     return row ?? null
   }
 }

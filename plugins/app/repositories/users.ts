@@ -1,16 +1,20 @@
 // User rows: accounts (credentials, lockout, reset tokens, external identities) and profiles (public view with counts,
 // search, follow lists, preferences). Methods take the caller's handle first and return data or null; the rules
-// live in services/accounts.ts and services/users.ts.
+// live in services/accounts.ts and services/users.ts. Session checks, the own profile and sign-in's reads are
+// measured statements of hot/ (session.ts, me.ts, login.ts), which the methods below name.
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
-import type postgres from 'postgres'
 import type { notificationSettings, users } from '../../../db/schema/index.js'
-import type { EmailPreferencesInput, ProfileInput, UserPublicView, UserSelfView } from '../../../schemas/users.js'
+import type { EmailPreferencesInput, ProfileInput, UserPublicView } from '../../../schemas/users.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
-import { escapeLike, hiddenValue, reusedPart, type Fragment } from './sql.js'
+import { escapeLike, type Counted } from './sql.js'
+import { followerCount, followingCount, publicFields, type UserViewRow } from './user-views.js'
 import { recipeVisibleTo } from './visibility.js'
+import { findForLogin, recordSuccessfulLogin } from './hot/login.js'
+import { self, selfSession } from './hot/me.js'
+import { sessionStates, type AuthState } from './hot/session.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,17 +24,8 @@ declare module 'fastify' {
 
 type UserRow = typeof users.$inferSelect
 
-/** What issuing a token and checking one need; JSON-safe, so it can be cached. */
-export interface AuthState extends Pick<UserRow, 'id' | 'email' | 'username' | 'active' | 'tokenVersion'> {
-  banned: boolean
-}
-
-/** The auth state plus whether the presented token (by jti) is revoked: what a strict check reads. */
-export type SessionState = AuthState & { revoked: boolean }
-
 /** An account as sign-in sees it. */
 export type AccountRow = Pick<UserRow, 'id' | 'email' | 'username' | 'active' | 'bannedAt' | 'tokenVersion'>
-export type LoginRow = AccountRow & Pick<UserRow, 'password'>
 
 export interface NewUser extends Pick<UserRow, 'email' | 'username' | 'usernameKey' | 'password'> {
   firstName?: string | null
@@ -42,48 +37,10 @@ export interface NewUser extends Pick<UserRow, 'email' | 'username' | 'usernameK
 export type NotificationSettingsRow = Omit<typeof notificationSettings.$inferSelect, 'userId' | 'updatedAt'>
 export type NotificationSettingsPatch = Partial<NotificationSettingsRow>
 
-interface UserViewRow extends Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'bio' | 'location' | 'avatarUrl' | 'verified' | 'createdAt'> {
-  recipeCount: number
-  followerCount: number
-  followingCount: number
-  isFollowing: boolean
-}
-
-type SelfRow = Omit<UserViewRow, 'isFollowing'> & Pick<UserRow, 'email' | 'planId' | 'updatedAt'>
-
-function publicFields (row: Omit<UserViewRow, 'isFollowing'>) {
-  return {
-    id: row.id,
-    username: row.username,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    bio: row.bio,
-    location: row.location,
-    avatarUrl: row.avatarUrl,
-    verified: row.verified,
-    createdAt: row.createdAt.toISOString(),
-    _count: { recipes: row.recipeCount, followers: row.followerCount, following: row.followingCount }
-  }
-}
-
 const mapPublic = (row: UserViewRow): UserPublicView => ({ ...publicFields(row), isFollowing: row.isFollowing })
-
-const mapSelf = (row: SelfRow): UserSelfView =>
-  ({ ...publicFields(row), email: row.email, plan: row.planId, updatedAt: row.updatedAt.toISOString() })
 
 /** Shown to others: active and not banned. */
 const shownUser = (db: Db) => db`(u.active and u.banned_at is null)`
-
-/** `users h` is deactivated or banned: the predicate of users_hidden_idx, written the same so the planner uses it. */
-const hiddenUser = (db: Db) => db`(not h.active or h.banned_at is not null)`
-
-/** The followers of `users u` that others see: all edges minus those of hidden users. */
-export const followerCount = (db: Db) => db`(u.follower_count - (select count(*) from users h
-  join follows f on f.follower_id = h.id and f.following_id = u.id where ${hiddenUser(db)}))::int`
-
-/** Whom `users u` follows, as others see it: all edges minus those to hidden users. */
-const followingCount = (db: Db) => db`(u.following_count - (select count(*) from users h
-  join follows f on f.following_id = h.id and f.follower_id = u.id where ${hiddenUser(db)}))::int`
 
 /**
  * The public columns of `users u` plus counts as the viewer may see them. Follow counts leave hidden users out:
@@ -94,41 +51,6 @@ const userColumns = (db: Db, viewerId: string | null) => db`
   (select count(*) from recipes r where r.author_id = u.id and ${recipeVisibleTo(db, viewerId)})::int as recipe_count,
   ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
   ${viewerId == null ? db`false` : db`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.following_id = u.id)`} as is_following`
-
-/** Whether the token `jti` is revoked. */
-const revoked = (db: Db, jti: string | Fragment) => db`exists (select 1 from revoked_tokens t where t.jti = ${jti})`
-
-/** `users u` as a strict auth check sees it, and whether the token `jti` is revoked. */
-const sessionColumns = (db: Db, jti: string | Fragment) => db`
-  u.id, u.email, u.username, u.active, u.banned_at is not null as banned, u.token_version, ${revoked(db, jti)} as revoked`
-
-/** A token whose session a route's own statement checks (`sessionValid`): its user, id and token version. */
-export interface SessionCheck { userId: string, jti: string, ver: number }
-
-/**
- * Whether the token `jti`, issued at token version `ver`, is a valid session of user `u` now: the rule of `passes` in
- * plugins/app/auth.ts, for statements that check the session themselves (`sessionInStatement`). Null when there is
- * no such user (left join): test it with `coalesce(..., false)` or `is true`.
- */
-export const sessionValid = (db: Db, jti: Fragment, ver: Fragment): Fragment => db`
-  (u.active and u.banned_at is null and u.token_version = ${ver} and not ${revoked(db, jti)})`
-
-/**
- * The session state of user `id` and token `jti` and a route's answer, `answer` of `columns` over `users u`, in one
- * statement: what a route's `sessionRead` returns (plugins/app/auth.ts).
- */
-export async function sessionWith<Row extends object, T> (db: Db, id: string, jti: string, columns: postgres.PendingQuery<postgres.Row[]>,
-  answer: (row: Row) => T): Promise<{ session: SessionState, value: T } | null> {
-  const [row] = await db<Array<SessionState & Row>>`select ${sessionColumns(db, jti)}, ${columns} from users u where u.id = ${id}`
-  return row == null ? null : { session: row, value: answer(row) }
-}
-
-/** The own profile's columns of `users u`: userColumns as its owner sees them (every one of their recipes counts). */
-const selfColumns = reusedPart(1, (db: Db) => db`
-  u.id, u.username, u.first_name, u.last_name, u.bio, u.location, u.avatar_url, u.verified, u.created_at,
-  (select count(*) from recipes r where r.author_id = u.id)::int as recipe_count,
-  ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
-  u.plan_id, u.updated_at`)
 
 const keyOf = (username: string) => username.normalize('NFKC').trim().toLowerCase()
 
@@ -162,32 +84,14 @@ export const usersRepository = {
     return row ?? null
   },
 
-  /**
-   * Each user's auth state and whether the token `jti` is revoked (null: no such user), for several checks in one
-   * statement: one state per check, in order. The arrays are hidden from the planner: PostgreSQL keeps one generic
-   * plan instead of planning each batch for its length (0.1 ms, five times the statement's work).
-   */
-  async sessionStates (db: Db, checks: Array<{ id: string, jti: string }>): Promise<Array<SessionState | null>> {
-    const rows = await db<Array<SessionState & { n: string }>>`
-      select c.n, ${sessionColumns(db, db`c.jti`)}
-      from unnest(${hiddenValue(db, checks.map(c => c.id), 'text[]')}, ${hiddenValue(db, checks.map(c => c.jti), 'text[]')}) with ordinality as c(id, jti, n)
-      join users u on u.id = c.id`
-    const states: Array<SessionState | null> = checks.map(() => null)
-    for (const { n, ...state } of rows) states[Number(n) - 1] = state
-    return states
-  },
+  /** Several strict session checks in one statement, one state each, in order (hot/session.ts). */
+  sessionStates,
 
-  /** The session check and the own profile in one statement (GET /api/auth/me: one round trip, not two). */
-  async selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
-    return await sessionWith(db, id, jti, selfColumns(db), mapSelf)
-  },
+  /** The session check and the own profile in one statement (GET /api/auth/me, hot/me.ts). */
+  selfSession,
 
-  async findForLogin (db: Db, by: { email: string } | { usernameKey: string }): Promise<LoginRow | null> {
-    const where = 'email' in by ? db`email = ${by.email}` : db`username_key = ${by.usernameKey}`
-    const [row] = await db<LoginRow[]>`
-      select id, email, username, password, active, banned_at, token_version from users where ${where}`
-    return row ?? null
-  },
+  /** The account of an email or username key, with its password hash (hot/login.ts). */
+  findForLogin,
 
   async exists (db: Db, email: string, usernameKey: string): Promise<boolean> {
     const rows = await db`select 1 from users where email = ${email} or username_key = ${usernameKey} limit 1`
@@ -223,9 +127,7 @@ export const usersRepository = {
 
   lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'users', id, lockSeconds),
 
-  async recordSuccessfulLogin (db: Db, id: string): Promise<void> {
-    await db`update users set failed_login_attempts = 0, locked_at = null, last_login_at = now() where id = ${id}`
-  },
+  recordSuccessfulLogin,
 
   async passwordHash (db: Db, id: string): Promise<string | null> {
     const [row] = await db<Array<Pick<UserRow, 'password'>>>`select password from users where id = ${id}`
@@ -265,11 +167,8 @@ export const usersRepository = {
 
   // ---- Profiles ----
 
-  async self (db: Db, id: string): Promise<UserSelfView | null> {
-    const [row] = await db<SelfRow[]>`
-      select ${selfColumns(db)}, u.email from users u where u.id = ${id}`
-    return row == null ? null : mapSelf(row)
-  },
+  /** The own profile (hot/me.ts). */
+  self,
 
   async byUsername (db: Db, username: string, viewerId: string | null): Promise<UserPublicView | null> {
     const [row] = await db<UserViewRow[]>`
@@ -297,7 +196,7 @@ export const usersRepository = {
         select ${userColumns(db, viewerId)} from users u where ${shownUser(db)} and ${match}
         order by u.verified desc, (u.username_key = ${needle}) desc, similarity(u.username_key, ${needle}) desc, u.username_key
         limit ${limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from users u where ${shownUser(db)} and ${match}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from users u where ${shownUser(db)} and ${match}`
     ])
     return { users: rows.map(mapPublic), total }
   },
@@ -309,7 +208,7 @@ export const usersRepository = {
     const [rows, [{ total }]] = await Promise.all([
       db<UserViewRow[]>`select ${userColumns(db, viewerId)} from follows f join users u on u.id = ${other}
         where ${where} order by f.created_at desc, u.id limit ${limit} offset ${(pageNo - 1) * limit}`,
-      db<Array<{ total: number }>>`select count(*)::int as total from follows f join users u on u.id = ${other} where ${where}`
+      db<Array<Counted<'total'>>>`select count(*)::int as total from follows f join users u on u.id = ${other} where ${where}`
     ])
     return { items: rows.map(mapPublic), total }
   },
@@ -326,7 +225,7 @@ export const usersRepository = {
 
   /** The stored switches among `keys` that hold a boolean (anything else a legacy row holds is ignored). */
   async emailPreferences (db: Db, id: string, keys: readonly string[]): Promise<EmailPreferencesInput | null> {
-    const [row] = await db<Array<{ preferences: EmailPreferencesInput }>>`
+    const [row] = await db<Array<Record<'preferences', EmailPreferencesInput>>>`
       select ${knownPreferences(db, keys)} as preferences from users where id = ${id}`
     return row?.preferences ?? null
   },

@@ -8,8 +8,8 @@ import fp from 'fastify-plugin'
 import { InvalidToken, RecipeNotFound } from '../../../lib/errors.js'
 import { keyedBatches } from '../../../lib/keyed-batches.js'
 import type { LikeStateView, UnlikeStateView } from '../../../schemas/social.js'
-import type { LikeOp, LikeOutcome } from '../repositories/likes.js'
-import type { SessionCheck } from '../repositories/users.js'
+import type { LikeOp, LikeOutcome } from '../repositories/hot/likes.js'
+import type { SessionCheck } from '../repositories/hot/session.js'
 
 /** The most likes and unlikes of one recipe in one statement. */
 const LIKES_PER_STATEMENT = 64

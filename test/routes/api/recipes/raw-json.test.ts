@@ -2,7 +2,7 @@
 // repositories/recipe-rows.ts), every other recipe (the detail among them) as mapRecipe's object through the
 // response serializer. Both must be the same recipe, key for key, for every viewer.
 import t from 'tap'
-import { byIdsJson } from '../../../../plugins/app/repositories/recipe-queries.js'
+import { byIdsJson } from '../../../../plugins/app/repositories/hot/recipe-pages.js'
 import { averageRating } from '../../../../lib/ratings.js'
 import { bearer, build, createRecipe, json, registerUser } from '../../../helper.js'
 

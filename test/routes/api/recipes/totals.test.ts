@@ -1,7 +1,7 @@
 // The listing's `total` (trigger-kept count, version-cached filtered counts, the cap) and search paging across its
 // two phases (title matches, then ingredient-only matches).
 import t from 'tap'
-import { SMALL_SEARCH } from '../../../../plugins/app/repositories/recipes.js'
+import { SMALL_SEARCH } from '../../../../plugins/app/repositories/hot/recipe-search.js'
 import { LISTING_COUNT_CAP } from '../../../../plugins/app/services/listing-totals.js'
 import { bearer, build, createRecipe, json, patchRecipe, registerUser } from '../../../helper.js'
 

@@ -1,7 +1,7 @@
 // Likes commit without waiting for the WAL flush (quickCommit): only their own transaction, never the connection.
 import t from 'tap'
 import { likesRepository } from '../../../../plugins/app/repositories/likes.js'
-import { quickCommit } from '../../../../plugins/app/repositories/sql.js'
+import { quickCommit } from '../../../../plugins/app/repositories/hot/sql.js'
 import { build, createRecipe, registerUser } from '../../../helper.js'
 
 t.test('quickCommit turns synchronous_commit off for its statement only', async t => {
