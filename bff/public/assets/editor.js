@@ -39,9 +39,10 @@ function removeRow (row) {
 
 /**
  * The recipe form. `initial` is a recipe or an import preview; `mode` is 'recipe' or 'import' (an import is saved
- * with draft/published only: visibility is set when editing afterwards). Resolves values through `submit(values)`.
+ * with draft/published only: visibility is set when editing afterwards). `photoNote`: what to say of a picture that
+ * cannot be shown before saving (another site's). Resolves values through `submit(values)`.
  */
-export function recipeForm (initial, { mode = 'recipe', submitLabel, submit }) {
+export function recipeForm (initial, { mode = 'recipe', submitLabel, submit, photoNote = 'The photo of the imported page is saved with the recipe.' }) {
   let imageUrl = initial.imageUrl ?? null
   const f = (name, attrs = {}) => h('input', { name, value: initial[name] ?? '', ...attrs })
   const title = f('title', { id: 'recipe-title', required: true, maxlength: '200' })
@@ -60,7 +61,7 @@ export function recipeForm (initial, { mode = 'recipe', submitLabel, submit }) {
   const photoState = h('p', { class: 'hint', id: 'photo-state', 'aria-live': 'polite' })
   const drawPhoto = (src) => preview.replaceChildren(src != null ? h('img', { src, alt: 'Photo of the recipe', id: 'photo-img' }) : picture(null, '', 'photo'))
   drawPhoto(imageSrc(imageUrl))
-  if (imageUrl != null && imageSrc(imageUrl) == null) photoState.textContent = 'The photo of the imported page is saved with the recipe.'
+  if (imageUrl != null && imageSrc(imageUrl) == null) photoState.textContent = photoNote
   const file = h('input', { type: 'file', name: 'photo', id: 'photo-input', accept: 'image/jpeg,image/png,image/webp,image/gif' })
   const removePhoto = h('button', { type: 'button', class: 'quiet', hidden: imageUrl == null }, 'Remove photo')
   removePhoto.addEventListener('click', () => { imageUrl = null; file.value = ''; drawPhoto(null); removePhoto.hidden = true; photoState.textContent = 'No photo' })
@@ -174,8 +175,7 @@ export const edit = {
       await navigate('/', true)
       say('Recipe deleted')
     }))
-    const note = ctx.query.get('imported') === '1' ? h('p', { class: 'notice' }, 'Imported as a draft: check it, tick "Published" if you want others to see it, and save.') : null
-    ctx.screen.append(h('section', { class: 'card' }, heading(`Edit: ${recipe.title}`), note, form),
+    ctx.screen.append(h('section', { class: 'card' }, heading(`Edit: ${recipe.title}`), form),
       await revisions(ctx, rid), h('section', { class: 'card' }, h('h2', {}, 'Danger zone'), remove))
   }
 }

@@ -1,6 +1,6 @@
-// Import a recipe from a web page, from a video post, from pasted text or from a photo. A page, a text or a photo is
-// read into a preview (with progress while the API works) that the person edits in the recipe form; nothing is saved
-// until they save it (through from-preview). A video post shows what it says, then is saved as a draft to edit.
+// Import a recipe from a web page, from a video post, from pasted text or from a photo. Each is read into a preview
+// (with progress while the API works) that the person edits in the recipe form; nothing is saved until they save it
+// (through from-preview). A video post's preview comes with what the post says: its author, caption and thumbnail.
 import { call, check, act, say, heading, navigate } from '../app.js'
 import { h, field, dataUrl } from './dom.js'
 import { recipeForm } from './editor.js'
@@ -30,10 +30,11 @@ async function read (result, working, path, body) {
 }
 
 /** A preview in the recipe form; saved (and only then) through from-preview when the person saves it. */
-function editPreview (result, { preview, duplicates = [] }, done) {
+function editPreview (result, { preview, duplicates = [] }, done, { what = 'page', about = null, photoNote } = {}) {
   const form = recipeForm(preview, {
     mode: 'import',
     submitLabel: 'Save recipe',
+    photoNote,
     submit: async values => {
       const { published, ...fields } = values
       const saved = await call('POST', '/bff/api/recipe-import/from-preview', { preview: { ...preview, ...fields }, saveAsDraft: !published })
@@ -45,11 +46,46 @@ function editPreview (result, { preview, duplicates = [] }, done) {
   result.replaceChildren(
     h('h2', { id: 'preview-heading', tabindex: '-1' }, 'Check and edit before saving'),
     duplicates.length > 0
-      ? h('p', { class: 'notice' }, 'You already imported this page: ', duplicates.map((d, i) => [i > 0 ? ', ' : '', h('a', { href: `/recipes/${id(d.id)}` }, d.title)]))
+      ? h('p', { class: 'notice' }, `You already imported this ${what}: `, duplicates.map((d, i) => [i > 0 ? ', ' : '', h('a', { href: `/recipes/${id(d.id)}` }, d.title)]))
       : '',
+    about,
     form)
   say(done)
   result.querySelector('#preview-heading').focus()
+}
+
+const PLATFORMS = { tiktok: 'TikTok', youtube: 'YouTube', instagram: 'Instagram' }
+const CAPTION_EXCERPT = 280
+
+/** At most `max` characters of `text`, cut at a word where there is one. */
+function excerpt (text, max) {
+  const trimmed = text.trim()
+  if (trimmed.length <= max) return trimmed
+  const cut = trimmed.slice(0, max)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+const clock = seconds => seconds == null || seconds <= 0 ? null : `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+
+/**
+ * What the post says, above its preview: platform, author, length, a caption excerpt and its thumbnail. The thumbnail
+ * is on the platform's site, which the page's CSP does not show (img-src 'self' data:): the API copies it into the
+ * recipe's photo when it is saved.
+ */
+function videoFacts (post, thumbnail) {
+  const facts = [PLATFORMS[post.platform] ?? 'Video', post.author != null ? `by ${post.author}` : null, clock(post.durationSeconds)]
+  const link = typeof post.url === 'string' && /^https:\/\//.test(post.url)
+    ? h('a', { href: post.url, rel: 'noopener noreferrer', target: '_blank' }, 'Open the video')
+    : null
+  const caption = excerpt(post.caption ?? '', CAPTION_EXCERPT)
+  return h('section', { id: 'video-source', class: 'video-source notice', 'aria-labelledby': 'video-heading' },
+    h('h3', { id: 'video-heading' }, 'What the video says'),
+    h('p', { id: 'video-facts' }, facts.filter(Boolean).join(' · '), link != null ? ' · ' : null, link),
+    caption !== '' ? h('blockquote', { id: 'video-caption' }, caption) : null,
+    h('p', { id: 'video-thumbnail', class: 'hint' }, thumbnail
+      ? 'Its thumbnail becomes the recipe\'s photo when you save it (shown once saved: it is on the platform\'s site until then).'
+      : 'The post has no thumbnail to keep: add a photo below if you like.'))
 }
 
 export const show = {
@@ -63,35 +99,18 @@ export const show = {
       if (answer != null) editPreview(result, answer, 'Page read: check the recipe and save it')
     }))
 
-    // A video post (TikTok, YouTube, Instagram): what the API read from it first, then saved as a draft (the API copies
-    // the thumbnail from the platform) that opens in the editor.
+    // A video post (TikTok, YouTube, Instagram): read like a page, shown with what the post says.
     const video = h('input', { id: 'import-video', name: 'video', type: 'url', required: true, maxlength: '2000', placeholder: 'https://www.tiktok.com/@…/video/…' })
     const videoForm = h('form', { id: 'import-video-form' }, field('Link to a video', video, 'TikTok, YouTube or Instagram.'), h('button', { type: 'submit' }, 'Read the video'))
     videoForm.addEventListener('submit', act(async () => {
       const answer = await read(result, 'Reading the video… this can take a few seconds', '/bff/api/tiktok/preview', { url: video.value })
       if (answer == null) return
-      const { preview, video: post } = answer
-      const duplicates = answer.duplicates ?? []
-      const save = h('button', { type: 'button', id: 'save-video-draft' }, 'Save as a draft and edit')
-      save.addEventListener('click', act(async () => {
-        const saved = await call('POST', '/bff/api/tiktok/import', { url: video.value, saveAsDraft: true })
-        if (!check(saved, [200, 201])) return
-        await navigate(`/recipes/${id(saved.body.recipe.id)}/edit?imported=1`)
-        say('Video read into a draft: check it and save')
-      }))
-      result.replaceChildren(
-        h('h2', { id: 'preview-heading', tabindex: '-1' }, 'What the video says'),
-        duplicates.length > 0
-          ? h('p', { class: 'notice' }, 'You already imported this video: ', duplicates.map((d, i) => [i > 0 ? ', ' : '', h('a', { href: `/recipes/${id(d.id)}` }, d.title)]))
-          : '',
-        h('p', { id: 'video-source' }, `${preview.title} (by ${post.author ?? 'an unknown author'})`),
-        h('h3', {}, 'Ingredients'),
-        h('ul', { id: 'video-ingredients' }, preview.ingredients.map(ingredient => h('li', {}, ingredient.text))),
-        h('h3', {}, 'Steps'),
-        h('ol', { id: 'video-steps' }, preview.instructions.map(step => h('li', {}, step.text))),
-        save)
-      say('Video read: check what was found and save it')
-      result.querySelector('#preview-heading').focus()
+      const thumbnail = answer.preview.imageUrl != null
+      editPreview(result, answer, 'Video read: check the recipe and save it', {
+        what: 'video',
+        about: videoFacts(answer.video, thumbnail),
+        photoNote: thumbnail ? 'The video\'s thumbnail is saved as the recipe\'s photo.' : undefined
+      })
     }))
 
     const text = h('textarea', { id: 'import-text', name: 'text', required: true, rows: '10', maxlength: '50000', placeholder: 'Title\n\nIngredients\n2 eggs\n…\n\nMethod\n1. …' })
