@@ -37,6 +37,8 @@ export interface Passwords {
   cost: number
   /** Hashes and comparisons running or waiting; at `threads + PASSWORD_QUEUE_MAX` the next is refused (503). */
   readonly inFlight: number
+  /** Throws the 503 a hash or comparison would get now (every place taken), so a caller can refuse before its own work. */
+  assertRoom: () => void
 }
 
 declare module 'fastify' {
@@ -82,6 +84,7 @@ export default fp(async fastify => {
     pool,
     cost,
     get inFlight () { return inFlight },
+    assertRoom: () => { if (inFlight >= capacity) throw new ServiceUnavailable() },
     hash,
     verify: async (password, stored) => {
       dummyHash ??= hash(randomBytes(16).toString('hex')).catch(err => { dummyHash = undefined; throw err })

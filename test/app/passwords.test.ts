@@ -7,7 +7,9 @@ import bcrypt from 'bcrypt'
 import t from 'tap'
 import { BCRYPT_COST } from '../../plugins/app/password.js'
 import { LOWEST_NICENESS, SCHED_IDLE, SCHED_OTHER, threadId, threadPriority, type ThreadPriority } from '../../lib/thread-priority.js'
+import type { FastifyInstance } from 'fastify'
 import { build, json, login, registerUser } from '../helper.js'
+import { createAdmin } from '../helpers/admins.js'
 
 function hasChrt (): boolean {
   try {
@@ -116,3 +118,42 @@ t.test('a burst beyond the bounded queue is refused at once with 503 and Retry-A
   })
   t.equal(again.statusCode, 201, 'a refused registration created nothing')
 })
+
+/** Who signs in, for the lockout test below: a user or an admin, each with its own table and route. */
+const accounts = {
+  user: async (app: FastifyInstance) => {
+    const user = await registerUser(app)
+    return { id: user.id, table: 'users', signIn: async (password: string) => await login(app, user.username, password), password: user.password }
+  },
+  admin: async (app: FastifyInstance) => {
+    const admin = await createAdmin(app)
+    const signIn = async (password: string) => await app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { identifier: admin.username, password } })
+    return { id: admin.id, table: 'admin_users', signIn, password: admin.password }
+  }
+}
+
+for (const [kind, create] of Object.entries(accounts)) {
+  t.test(`${kind} sign-ins refused for a full queue (503) are not failures: overload locks nobody out`, async t => {
+    const queueMax = 1
+    const app = await build(t, { env: { PASSWORD_QUEUE_MAX: String(queueMax) } })
+    const capacity = availableParallelism() + queueMax
+    const account = await create(app)
+    const slowHash = await bcrypt.hash('slow', 10)
+
+    // As above: every place held until the burst has its answers.
+    const burstState = { answered: false }
+    const holders = Array.from({ length: capacity }, async () => {
+      while (!burstState.answered) await app.passwords.verify('slow', slowHash)
+    })
+    t.equal(app.passwords.inFlight, capacity, 'the queue is full')
+    // More than the five attempts that lock an account, with the right password and with a wrong one.
+    const burst = await Promise.all(Array.from({ length: 8 }, async (_, i) => await account.signIn(i % 2 === 0 ? account.password : 'Wrong1234-passphrase')))
+    burstState.answered = true
+    await Promise.all(holders)
+    t.same(burst.map(res => res.statusCode), Array(8).fill(503), 'every sign-in refused before its password was compared')
+
+    const [row] = await app.db`select failed_login_attempts, locked_at from ${app.db(account.table)} where id = ${account.id}`
+    t.same(row, { failedLoginAttempts: 0, lockedAt: null }, 'no attempt counted, no lock')
+    t.equal((await account.signIn(account.password)).statusCode, 200, 'the owner signs in')
+  })
+}

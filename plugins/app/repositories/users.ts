@@ -8,7 +8,7 @@ import type { notificationSettings, users } from '../../../db/schema/index.js'
 import type { EmailPreferencesInput, ProfileInput, UserPublicView } from '../../../schemas/users.js'
 import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
-import { lockSecondsLeft, reserveLoginAttempt } from './lockout.js'
+import { lockSecondsLeft, releaseLoginAttempt, reserveLoginAttempt } from './lockout.js'
 import { escapeLike, type Counted } from './sql.js'
 import { followerCount, followingCount, publicFields, type UserViewRow } from './user-views.js'
 import { recipeVisibleTo } from './visibility.js'
@@ -124,6 +124,10 @@ export const usersRepository = {
   /** See lockout.ts: one reserved attempt, or null while the account is locked. */
   reserveLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
     await reserveLoginAttempt(db, 'users', id, maxAttempts, lockSeconds),
+
+  /** See lockout.ts: gives back a reserved attempt whose password was never compared. */
+  releaseLoginAttempt: async (db: Db, id: string, maxAttempts: number, lockSeconds: number) =>
+    await releaseLoginAttempt(db, 'users', id, maxAttempts, lockSeconds),
 
   lockSecondsLeft: async (db: Db, id: string, lockSeconds: number) => await lockSecondsLeft(db, 'users', id, lockSeconds),
 

@@ -67,6 +67,23 @@ export function createAccountService (fastify: FastifyInstance) {
     throw accountLocked(left ?? 1)
   }
 
+  /**
+   * `password` against `hash` under a reserved attempt. A comparison that never happened (the hashing queue full: 503)
+   * is no failure: refused before the reservation when the queue is already full, its attempt given back when it
+   * filled meanwhile. Overload must not lock the owner out.
+   */
+  async function verifyCounted (userId: string, password: string, hash: string | null): Promise<boolean> {
+    passwords.assertRoom()
+    await reserveAttempt(userId)
+    try {
+      return await passwords.verify(password, hash)
+    } catch (err) {
+      await users.releaseLoginAttempt(fastify.db, userId, LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS)
+        .catch((releaseErr: unknown) => { fastify.log.warn({ err: releaseErr, userId }, 'reserved sign-in attempt not given back') })
+      throw err
+    }
+  }
+
   async function verifyIdToken (provider: string, idToken: string): Promise<{ subject: string, email: string, emailVerified: boolean }> {
     const config = fastify.config.oauthProviders[provider]
     if (config == null) throw ProviderNotConfigured()
@@ -183,8 +200,7 @@ export function createAccountService (fastify: FastifyInstance) {
         await passwords.verify(input.password, null)
         throw new InvalidCredentials()
       }
-      await reserveAttempt(account.id)
-      if (!(await passwords.verify(input.password, account.password))) throw new InvalidCredentials()
+      if (!(await verifyCounted(account.id, input.password, account.password))) throw new InvalidCredentials()
       assertUsable(account)
       await users.recordSuccessfulLogin(fastify.db, account.id)
       return await session(account)
@@ -207,8 +223,7 @@ export function createAccountService (fastify: FastifyInstance) {
      */
     async changePassword (user: AuthUser, currentPassword: string, newPassword: string): Promise<{ token: string }> {
       assertPassword(newPassword, 'newPassword')
-      await reserveAttempt(user.id)
-      if (!(await passwords.verify(currentPassword, await users.passwordHash(fastify.db, user.id)))) throw new WrongCurrentPassword()
+      if (!(await verifyCounted(user.id, currentPassword, await users.passwordHash(fastify.db, user.id)))) throw new WrongCurrentPassword()
       const tokenVersion = await users.setPassword(fastify.db, user.id, await passwords.hash(newPassword))
       if (tokenVersion == null) throw new InvalidToken()
       await fastify.invalidateAuthState(user.id)

@@ -82,12 +82,28 @@ export function createAdminAuthService (fastify: FastifyInstance) {
   }
 
   /**
+   * `password` against `hash` under a reserved attempt. A comparison that never happened (the hashing queue full: 503)
+   * is no failure: refused before the reservation when the queue is already full, its attempt given back when it
+   * filled meanwhile. Overload must not lock the admin out.
+   */
+  async function verifyCounted (adminId: string, password: string, hash: string): Promise<boolean> {
+    passwords.assertRoom()
+    await reserveAttempt(adminId)
+    try {
+      return await passwords.verify(password, hash)
+    } catch (err) {
+      await releaseAttempt(adminId)
+        .catch((releaseErr: unknown) => { fastify.log.warn({ err: releaseErr, adminId }, 'reserved sign-in attempt not given back') })
+      throw err
+    }
+  }
+
+  /**
    * The current password on a signed-in route, checked like a sign-in (decisions.md, MFA): counted against the lockout,
    * 423 while locked, 401 `Invalid credentials` when wrong. A session alone is not enough to change the second factor.
    */
   async function confirmPassword (row: AdminRow, password: string): Promise<void> {
-    await reserveAttempt(row.id)
-    if (!(await passwords.verify(password, row.password))) throw new InvalidCredentials()
+    if (!(await verifyCounted(row.id, password, row.password))) throw new InvalidCredentials()
     await releaseAttempt(row.id)
   }
 
@@ -143,8 +159,7 @@ export function createAdminAuthService (fastify: FastifyInstance) {
         await passwords.verify(input.password, null)
         throw new InvalidCredentials()
       }
-      await reserveAttempt(admin.id)
-      if (!(await passwords.verify(input.password, admin.password))) throw new InvalidCredentials()
+      if (!(await verifyCounted(admin.id, input.password, admin.password))) throw new InvalidCredentials()
       if (!admin.active) throw new AccountDeactivated()
       if (admin.mfaSecret != null && input.totpCode == null && input.backupCode == null) {
         await releaseAttempt(admin.id)
@@ -165,8 +180,7 @@ export function createAdminAuthService (fastify: FastifyInstance) {
     async changePassword (admin: AdminPrincipal, currentPassword: string, newPassword: string): Promise<void> {
       checkNewPassword(newPassword, 'newPassword')
       const row = await credentials(admin.id)
-      await reserveAttempt(admin.id)
-      if (!(await passwords.verify(currentPassword, row.password))) throw new WrongCurrentPassword()
+      if (!(await verifyCounted(admin.id, currentPassword, row.password))) throw new WrongCurrentPassword()
       const hash = await passwords.hash(newPassword)
       await fastify.transaction(async tx => {
         await admins.setPassword(tx, admin.id, hash)
@@ -223,8 +237,7 @@ export function createAdminAuthService (fastify: FastifyInstance) {
     async disableMfa (admin: AdminPrincipal, password: string, code: string): Promise<void> {
       const row = await credentials(admin.id)
       if (row.mfaSecret == null) throw new MfaNotEnabled()
-      await reserveAttempt(admin.id)
-      if (!(await passwords.verify(password, row.password))) throw new WrongCurrentPassword()
+      if (!(await verifyCounted(admin.id, password, row.password))) throw new WrongCurrentPassword()
       const factor = /^\d{6}$/.test(code) ? { totpCode: code } : { backupCode: code }
       if (!(await secondFactor(row, factor))) throw new InvalidMfaCode()
       await fastify.transaction(async tx => {
