@@ -42,6 +42,12 @@ t.test('the web app: import', { skip: chromiumMissing }, async t => {
   const user = await registerUser(api)
   const picture = await pngImage(320, 240, '#27ae60')
 
+  // The user's recipes, drafts included, as the API counts them.
+  const recipeCount = async (cook: TestUser): Promise<number> =>
+    json(await api.inject({ url: '/api/auth/me', headers: bearer(cook) })).user._count.recipes
+  const ingredientNames = async (page: Page) =>
+    await Promise.all((await page.locator('#ingredient-rows [name="name"]').all()).map(async input => await input.inputValue()))
+
   await t.test('from a web page: progress, an editable preview, then the saved recipe', async t => {
     const { page, signIn, said, shoot, errors } = await app.open(t)
     // The page is answered only once the test has seen the progress indicator.
@@ -64,8 +70,7 @@ t.test('the web app: import', { skip: chromiumMissing }, async t => {
     await said('Page read: check the recipe and save it')
     const form = page.locator('#recipe-form')
     t.equal(await form.getByLabel('Title').inputValue(), 'Grandma\'s apple pie', 'the preview fills the form')
-    const names = await Promise.all((await page.locator('#ingredient-rows [name="name"]').all()).map(async input => await input.inputValue()))
-    t.same(names, ['apples', 'flour', 'butter', 'cinnamon'])
+    t.same(await ingredientNames(page), ['apples', 'flour', 'butter', 'cinnamon'])
     t.match(await page.textContent('#photo-state'), /photo of the imported page/, 'the page\'s photo is kept (not shown: another origin)')
     t.notMatch(await page.textContent('#import-result'), /\bnull\b|undefined/, 'no stray value printed')
     await shoot('import-preview')
@@ -86,12 +91,6 @@ t.test('the web app: import', { skip: chromiumMissing }, async t => {
     await imageLoaded(page, 'img.hero')
     t.same(errors, [])
   })
-
-  // The user's recipes, drafts included, as the API counts them.
-  const recipeCount = async (cook: TestUser): Promise<number> =>
-    json(await api.inject({ url: '/api/auth/me', headers: bearer(cook) })).user._count.recipes
-  const ingredientNames = async (page: Page) =>
-    await Promise.all((await page.locator('#ingredient-rows [name="name"]').all()).map(async input => await input.inputValue()))
 
   await t.test('from pasted text: progress, an editable preview (nothing saved yet), then the saved recipe', async t => {
     const { page, signIn, said, errors } = await app.open(t)
