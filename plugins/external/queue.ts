@@ -23,7 +23,7 @@ export interface WorkOptions {
 export interface Queue {
   /** Enqueues a job; with `tx` it commits or rolls back with the caller's transaction. */
   send: (name: string, data: object, tx?: Db, options?: SendOptions) => Promise<void>
-  /** Enqueues many jobs of one name (a fan-out), pipelined on `tx` when given. */
+  /** Enqueues many jobs of one name (a fan-out) at once: pipelined on `tx` when given, else in a transaction of its own. */
   sendMany: (name: string, data: object[], tx?: Db, options?: SendOptions) => Promise<void>
   /**
    * Runs `handler` for every job of `name`, up to `batchSize` at once per instance; a throw retries with backoff. A job
@@ -226,9 +226,14 @@ export default fp(async (fastify, opts: { offline?: boolean }) => {
     const instance = await started()
     await ensureQueue(instance, name)
     // One send per job, pipelined on the transaction's connection. (pg-boss's batch insert hands its rows as JSON
-    // text, which postgres.js would encode a second time.)
-    const options = { ...sendOptions, ...(tx == null ? {} : { db: onTransaction(tx) }) }
-    await Promise.all(items.map(async data => await instance.send(name, data, options)))
+    // text, which postgres.js would encode a second time.) Without the caller's transaction, several jobs still go in
+    // one: a worker polling meanwhile fetches all of them or none, never the first few of a fan-out.
+    const sendAll = async (db?: Db): Promise<void> => {
+      const options = { ...sendOptions, ...(db == null ? {} : { db: onTransaction(db) }) }
+      await Promise.all(items.map(async data => await instance.send(name, data, options)))
+    }
+    if (tx != null || items.length === 1) await sendAll(tx)
+    else await fastify.transaction(async own => { await sendAll(own) })
     wake(name)
   }
 

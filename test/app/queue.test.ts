@@ -64,11 +64,18 @@ t.test('a batch runs at once, and the worker fetches again while jobs remain', a
   await app.queue.work('test.batch', async () => {
     running++
     peak = Math.max(peak, running)
-    await eventually(async () => peak >= 10)
-    running--
+    try {
+      await eventually(async () => peak >= 10)
+    } finally {
+      running--
+    }
     done++
   }, { batchSize: 10 })
   await app.queue.sendMany('test.batch', Array.from({ length: 30 }, (_, n) => ({ n })))
+  // One transaction (one now()): a worker polling meanwhile fetched all thirty or none, never the first few.
+  const [{ sendTimes }] = await app.db<Array<{ sendTimes: number }>>`select count(distinct created_on)::int as send_times
+    from pgboss.job where name = 'test.batch'`
+  t.equal(sendTimes, 1, 'the thirty jobs were sent in one transaction')
   await drainJobs(app, ['test.batch'])
   t.equal(peak, 10, 'ten at once, no more')
   t.equal(done, 30)
