@@ -20,6 +20,7 @@
 //     POST /sharp                   the raw image (image/jpeg body) through the service's sharp pipeline (lib/images.ts:
 //                                   metadata, rotate, resize inside 2048 px, WebP quality 82), answering the output size
 // Usage: node --import tsx bench/ceiling.ts hello|db|media   (CEILING_PORT, CEILING_DATABASE_URL, BENCH_PASSWORD, CEILING_FILES_DIR)
+// The bench runs it bundled, on plain node (servers.ts, bundleCeiling).
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import bcrypt from 'bcrypt'

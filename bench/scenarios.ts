@@ -340,6 +340,17 @@ export function scenarios (runtime: Runtime): Scenario[] {
       latency: true
     },
     {
+      name: 'popular',
+      label: 'popular recipes, anonymous (GET /api/recipes/popular: the 12 most liked)',
+      load: [{
+        path: '/api/recipes/popular',
+        check: body => recipePage(body, 12) ?? (body.recipes.every((r: Body, i: number) => i === 0 || r.likeCount <= body.recipes[i - 1].likeCount) ? null : 'not most liked first')
+      }],
+      ceiling: 'list',
+      throughput: true,
+      latency: true
+    },
+    {
       name: 'me',
       label: 'GET /api/auth/me (reader)',
       load: [{ path: '/api/auth/me', headers: reader, check: body => body?.user?.id === READER_ID ? null : `user ${body?.user?.id}` }],

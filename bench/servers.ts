@@ -5,11 +5,22 @@ import { openSync, closeSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
 
 export const REPO = path.resolve(import.meta.dirname, '..')
 const PROBE = pathToFileURL(path.join(import.meta.dirname, 'probe.mjs')).href
 
-export interface ProbeReport { loopP50: number, loopP99: number, loopMax: number, rss: number, peakRss: number, heapTotal: number, external: number }
+export interface ProbeReport {
+  loopP50: number
+  loopP99: number
+  loopMax: number
+  rss: number
+  peakRss: number
+  /** The RSS of the processes the server started (the headless browser), now. */
+  descendantsRss: number
+  heapTotal: number
+  external: number
+}
 
 export interface Child {
   name: string
@@ -26,6 +37,25 @@ export interface Child {
   /** Resolves once the process used less than 5% of a core over 250 ms (in-flight work finished), or after maxMs. */
   quiet: (maxMs?: number) => Promise<void>
   stop: () => Promise<void>
+}
+
+/**
+ * bench/ceiling.ts bundled into one plain module (its packages left to node_modules), so the bare servers start on
+ * `node` alone, with no loader and Node's default flags.
+ */
+export async function bundleCeiling (): Promise<string> {
+  const outfile = path.join(REPO, 'node_modules', '.cache', 'bench', 'ceiling.mjs')
+  await build({
+    entryPoints: [path.join(REPO, 'bench', 'ceiling.ts')],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    logLevel: 'warning'
+  })
+  return outfile
 }
 
 /** A port nothing listens on right now. */
@@ -121,8 +151,8 @@ export async function startChild (options: StartOptions): Promise<Child> {
     pid: child.pid!,
     reset: async () => { await ask('reset') },
     report: async () => {
-      const { loopP50, loopP99, loopMax, rss, peakRss, heapTotal, external } = await ask<ProbeReport>('report')
-      return { loopP50, loopP99, loopMax, rss, peakRss, heapTotal, external }
+      const { loopP50, loopP99, loopMax, rss, peakRss, descendantsRss, heapTotal, external } = await ask<ProbeReport>('report')
+      return { loopP50, loopP99, loopMax, rss, peakRss, descendantsRss, heapTotal, external }
     },
     collect: async () => await ask<ProbeReport>('gc'),
     snapshot: async () => (await ask<{ file: string }>('snapshot', 120_000)).file,
