@@ -4,12 +4,12 @@ import { createRequire } from 'node:module'
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyHttpOptions, FastifyRequest, FastifyServerOptions } from 'fastify'
-import AjvCompiler from '@fastify/ajv-compiler'
 import proxyAddr from 'proxy-addr'
 import type { Config } from './config.js'
 import { frameworkErrorHandler } from './lib/error-body.js'
 import { passwordRule } from './lib/ajv-keywords.js'
 import { errorForLog, redactLogFields } from './lib/redact.js'
+import { buildValidator } from './lib/request-validators.js'
 import { buildSerializer } from './lib/response-serializers.js'
 import { redactUrl, REQUEST_LINE_FIELDS, RequestLog } from './lib/request-log.js'
 
@@ -101,21 +101,6 @@ export function loggerOptions (config: Pick<Config, 'logLevel'>, pretty = proces
     },
     ...(pretty ? prettyTransport() as object : {})
   }
-}
-
-const ajvCompilers = AjvCompiler()
-
-/**
- * Query strings and params are text, so they are coerced (`?limit=5`, a single `?tag=x` as an array). JSON bodies
- * carry real types: they are validated without coercion, so `"ingredients": "flour"` is an error, not `["flour"]`.
- */
-const buildValidator = (externalSchemas: unknown, ajvOptions: { customOptions?: Record<string, unknown>, plugins?: unknown[] }) => {
-  const lenient = ajvCompilers(externalSchemas as never, ajvOptions as never)
-  const strict = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never)
-  // A headers schema names the headers a route reads; dropping the others (removeAdditional) would take the
-  // multipart boundary and the user agent away from the route.
-  const headers = ajvCompilers(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, removeAdditional: false } } as never)
-  return (route: { httpPart?: string }) => (route.httpPart === 'body' ? strict : route.httpPart === 'headers' ? headers : lenient)(route as never)
 }
 
 export type ServerOptions = FastifyHttpOptions<Server, FastifyBaseLogger>

@@ -6,7 +6,7 @@ import fp from 'fastify-plugin'
 import type { recipeCreationKeys, recipeListing, recipes } from '../../../db/schema/index.js'
 import type { IngredientLine, RecipeFilters, RecipeView } from '../../../schemas/recipes.js'
 import { json, type Db } from '../../external/db.js'
-import { countUpTo, escapeLike, filtered, page, rows, searchTerm, type Page } from './recipe-queries.js'
+import { countUpTo, escapeLike, filtered, page, searchTerm, type Page } from './recipe-queries.js'
 import { mapRecipe, recipeColumns, type RecipeViewRow } from './recipe-rows.js'
 import type { Counted } from './sql.js'
 import { listedRecipe, recipeVisibleTo } from './visibility.js'
@@ -152,8 +152,9 @@ export const recipesRepository = {
   /** Recipes of the people the user follows, newest first, a page at a time (hot/feed.ts). */
   feed,
 
-  async popular (db: Db, limit: number, viewerId: string | null): Promise<RecipeView[]> {
-    return await rows(db, listedRecipe(db), 'popular', viewerId, 0, limit)
+  /** The first page of the listing in its popular order: the listing's one measured statement (hot/recipe-pages.ts). bench: popular. */
+  async popular (db: Db, limit: number, viewerId: string | null) {
+    return (await listedPage(db, 'popular', viewerId, 1, limit)).items
   },
 
   async cuisines (db: Db) {

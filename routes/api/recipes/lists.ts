@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { sendJson } from '../../../lib/raw-json.js'
 import { pagination, Pagination, ref } from '../../../schemas/common.js'
-import { Recipe, RecipeListQuery } from '../../../schemas/recipes.js'
+import { Recipe, RecipeListQuery, type RecipeView } from '../../../schemas/recipes.js'
 
 const RecipePage = Type.Object({ recipes: Type.Array(ref(Recipe)), pagination: ref(Pagination) }, { description: 'A page of recipes' })
 
@@ -35,7 +35,7 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
       querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 50, default: 12 }) }),
       response: { 200: Type.Object({ recipes: Type.Array(ref(Recipe)) }, { description: 'Up to `limit` recipes, most liked first' }) }
     }
-  }, async request => ({ recipes: await recipes.popular(request.query.limit, request.user?.id ?? null) }))
+  }, async (request, reply) => await sendJson<{ recipes: RecipeView[] }>(reply, { recipes: await recipes.popular(request.query.limit, request.user?.id ?? null) }))
 
   fastify.get('/cuisines', {
     schema: {

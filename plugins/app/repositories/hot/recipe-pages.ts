@@ -96,7 +96,7 @@ async function firstListedPage (db: Db, sort: RecipeSort, viewerId: string | nul
  * A page of the whole public listing (no filter) with the listing's count and version read in the same statement.
  * `listing` is null when the page is empty (read it with recipesRepository.listing). Page 1 (the home page of every
  * client) is one round trip; deeper pages read their ids first (byIds says why).
- * bench: list, list-signed-in (page 1); deep-page (page 400); mixed (pages 1-5).
+ * bench: list, list-signed-in, popular (page 1); deep-page (page 400); mixed (pages 1-5).
  */
 export async function listedPage (db: Db, sort: RecipeSort, viewerId: string | null, pageNo: number, limit: number) {
   if (pageNo === 1) return await firstListedPage(db, sort, viewerId, limit)

@@ -27,6 +27,11 @@ t.test('the popular order follows likes, unlikes, moderation, visibility and del
   t.same(await popular(), [soup.id, salad.id, stew.id], 'most liked first')
   t.same(await mostLiked(), [soup.id, salad.id, stew.id], '/popular reads the same order')
   t.same(await popular('&limit=1&page=2'), [salad.id], 'pages cut the same order')
+  const signedIn = async (url: string) => json(await app.inject({ url, headers: bearer(fans[0]) })).recipes
+  const top = await signedIn('/api/recipes/popular?limit=2')
+  t.same(top.map((r: { id: string }) => r.id), [soup.id, salad.id], '/popular takes a limit')
+  t.same(top, (await signedIn('/api/recipes?sort=popular')).slice(0, 2), 'whole recipes, as the listing shows them')
+  t.same(top.map((r: { isLiked?: boolean }) => r.isLiked), [true, true], 'with the viewer\'s own likes')
 
   await like(fans[0], soup.id, 'DELETE')
   await like(fans[1], soup.id, 'DELETE')
