@@ -5,7 +5,7 @@ import path from 'node:path'
 import closeWithGrace from 'close-with-grace'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { pino } from 'pino'
+import { pino, type LoggerOptions } from 'pino'
 import app from './app.js'
 import bff from './bff/app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
@@ -30,7 +30,11 @@ async function loadConfigOrExit (): Promise<Config> {
 }
 
 const config = await loadConfigOrExit()
-const pinoLogger = pino(loggerOptions(config) as object)
+const loggerSettings = loggerOptions(config) as LoggerOptions
+// Without a transport (pretty output on a terminal), lines go to stdout asynchronously: under load the lines written
+// while one write is in flight go out together in the next, instead of one write(2) per request line; alone, a line
+// goes out at once. What is still buffered is written synchronously when the process exits (pino's exit handler).
+const pinoLogger = loggerSettings.transport != null ? pino(loggerSettings) : pino(loggerSettings, pino.destination({ dest: 1, sync: false }))
 const logger = pinoLogger as FastifyBaseLogger
 if (hasEnvFile) logger.info(`Read ${ENV_FILE} (variables set in the environment take precedence)`)
 

@@ -1,5 +1,6 @@
 // PostgreSQL through postgres.js: one pool per instance, every query a tagged template (prepared automatically).
 // Columns arrive camelCased (`author_id` -> `authorId`) so rows match the Drizzle table types (`$inferSelect`).
+import type { ServerResponse } from 'node:http'
 import fp from 'fastify-plugin'
 import postgres from 'postgres'
 import { RequestAbandoned } from '../../lib/errors.js'
@@ -105,6 +106,32 @@ function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
   })
 }
 
+/**
+ * A request's scope. Its signal is made when first asked for (an answer from a cache, or a probe, never asks), and is
+ * aborted when the client has gone before the answer was sent, before or after that.
+ */
+class RequestScope implements Scope {
+  #controller: AbortController | undefined
+  #gone = false
+
+  constructor (response: ServerResponse) {
+    // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
+    response.once('close', () => {
+      if (response.writableEnded) return
+      this.#gone = true
+      this.#controller?.abort()
+    })
+  }
+
+  get signal (): AbortSignal {
+    if (this.#controller == null) {
+      this.#controller = new AbortController()
+      if (this.#gone) this.#controller.abort()
+    }
+    return this.#controller.signal
+  }
+}
+
 export default fp(async fastify => {
   const { databaseUrl, dbPoolMax, dbTimeouts } = fastify.config
   if (databaseUrl == null) throw new Error('databaseUrl must be resolved before the app is built')
@@ -162,10 +189,7 @@ export default fp(async fastify => {
   // Entered again after the body is parsed: parsing continues in the socket's events, outside the first entry.
   const scopes = new WeakMap<object, Scope>()
   fastify.addHook('onRequest', (request, reply, done) => {
-    const controller = new AbortController()
-    // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
-    reply.raw.once('close', () => { if (!reply.raw.writableEnded) controller.abort() })
-    const requestScope = { signal: controller.signal }
+    const requestScope = new RequestScope(reply.raw)
     scopes.set(request, requestScope)
     scope.run(requestScope, done)
   })

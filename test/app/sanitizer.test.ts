@@ -22,9 +22,10 @@ async function routes (app: FastifyInstance): Promise<void> {
 }
 
 /** The sanitizer's preValidation hook, taken from the plugin the app registers (run here without a request cycle). */
-async function sanitizerHook (): Promise<(request: FastifyRequest) => Promise<void>> {
-  const hooks: Array<(request: FastifyRequest) => Promise<void>> = []
-  const collect = { addHook: (name: string, hook: (request: FastifyRequest) => Promise<void>) => { if (name === 'preValidation') hooks.push(hook) } }
+type Hook = (request: FastifyRequest, reply: unknown, done: (err?: Error) => void) => void
+async function sanitizerHook (): Promise<Hook> {
+  const hooks: Hook[] = []
+  const collect = { addHook: (name: string, hook: Hook) => { if (name === 'preValidation') hooks.push(hook) } }
   await sanitizer(collect as unknown as FastifyInstance)
   if (hooks.length !== 1) throw new Error(`expected one preValidation hook, the plugin added ${hooks.length}`)
   return hooks[0]
@@ -122,7 +123,7 @@ t.test('bodies pass through the sanitizer', async t => {
     /** The work of the hook on a body holding `title` (test/helpers/work.ts), and what it left in the body. */
     const hookWork = (title: string): { work: number, title: unknown } => {
       const request = { query: {}, params: {}, body: { title }, routeOptions: { config: {} } } as unknown as FastifyRequest
-      const { work } = countWork(() => { hook(request).catch(() => {}) })
+      const { work } = countWork(() => { hook(request, null, () => {}) })
       return { work, title: (request.body as { title: unknown }).title }
     }
     for (const unit of ADVERSARIAL_BODY_UNITS) {
