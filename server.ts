@@ -34,7 +34,11 @@ const loggerSettings = loggerOptions(config) as LoggerOptions
 // Without a transport (pretty output on a terminal), lines go to stdout asynchronously: under load the lines written
 // while one write is in flight go out together in the next, instead of one write(2) per request line; alone, a line
 // goes out at once. What is still buffered is written synchronously when the process exits (pino's exit handler).
-const pinoLogger = loggerSettings.transport != null ? pino(loggerSettings) : pino(loggerSettings, pino.destination({ dest: 1, sync: false }))
+// A reader of stdout that stops reading costs at most LOG_BUFFER_BYTES of memory: lines beyond it are dropped.
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024
+const pinoLogger = loggerSettings.transport != null
+  ? pino(loggerSettings)
+  : pino(loggerSettings, pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES }))
 const logger = pinoLogger as FastifyBaseLogger
 if (hasEnvFile) logger.info(`Read ${ENV_FILE} (variables set in the environment take precedence)`)
 
