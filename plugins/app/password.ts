@@ -39,6 +39,13 @@ export interface Passwords {
   readonly inFlight: number
   /** Throws the 503 a hash or comparison would get now (every place taken), so a caller can refuse before its own work. */
   assertRoom: () => void
+  /**
+   * `verify` under a lockout attempt: `reserve` counts the attempt first (it throws while the account is locked). A
+   * comparison that never happens (the hashing queue full: 503) is no failed attempt: refused before the reservation
+   * when the queue is already full, the attempt given back (`release`) when it filled meanwhile. Overload must not lock
+   * the owner out.
+   */
+  verifyCounted: (password: string, hash: string | null, attempt: { account: string, reserve: () => Promise<void>, release: () => Promise<void> }) => Promise<boolean>
 }
 
 declare module 'fastify' {
@@ -80,16 +87,28 @@ export default fp(async fastify => {
     ? Promise.resolve(DUMMY_HASH_12)
     : cost < LOW_PRIORITY_FROM_COST ? Promise.resolve(bcrypt.hashSync(randomBytes(16).toString('hex'), cost)) : undefined
 
+  const assertRoom = (): void => { if (inFlight >= capacity) throw new ServiceUnavailable() }
+  const verify = async (password: string, stored: string | null | undefined): Promise<boolean> => {
+    dummyHash ??= hash(randomBytes(16).toString('hex')).catch(err => { dummyHash = undefined; throw err })
+    const ok = await run<boolean>({ password, hash: stored ?? await dummyHash }, 'compare')
+    return ok && stored != null
+  }
   fastify.decorate('passwords', {
     pool,
     cost,
     get inFlight () { return inFlight },
-    assertRoom: () => { if (inFlight >= capacity) throw new ServiceUnavailable() },
+    assertRoom,
     hash,
-    verify: async (password, stored) => {
-      dummyHash ??= hash(randomBytes(16).toString('hex')).catch(err => { dummyHash = undefined; throw err })
-      const ok = await run<boolean>({ password, hash: stored ?? await dummyHash }, 'compare')
-      return ok && stored != null
+    verify,
+    async verifyCounted (password, stored, attempt) {
+      assertRoom()
+      await attempt.reserve()
+      try {
+        return await verify(password, stored)
+      } catch (err) {
+        await attempt.release().catch((releaseErr: unknown) => { fastify.log.warn({ err: releaseErr, account: attempt.account }, 'reserved sign-in attempt not given back') })
+        throw err
+      }
     }
   } satisfies Passwords)
 }, { name: 'password' })

@@ -67,21 +67,13 @@ export function createAccountService (fastify: FastifyInstance) {
     throw accountLocked(left ?? 1)
   }
 
-  /**
-   * `password` against `hash` under a reserved attempt. A comparison that never happened (the hashing queue full: 503)
-   * is no failure: refused before the reservation when the queue is already full, its attempt given back when it
-   * filled meanwhile. Overload must not lock the owner out.
-   */
+  /** `password` against `hash` under a reserved lockout attempt (Passwords.verifyCounted). */
   async function verifyCounted (userId: string, password: string, hash: string | null): Promise<boolean> {
-    passwords.assertRoom()
-    await reserveAttempt(userId)
-    try {
-      return await passwords.verify(password, hash)
-    } catch (err) {
-      await users.releaseLoginAttempt(fastify.db, userId, LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS)
-        .catch((releaseErr: unknown) => { fastify.log.warn({ err: releaseErr, userId }, 'reserved sign-in attempt not given back') })
-      throw err
-    }
+    return await passwords.verifyCounted(password, hash, {
+      account: userId,
+      reserve: async () => { await reserveAttempt(userId) },
+      release: async () => { await users.releaseLoginAttempt(fastify.db, userId, LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS) }
+    })
   }
 
   async function verifyIdToken (provider: string, idToken: string): Promise<{ subject: string, email: string, emailVerified: boolean }> {

@@ -81,21 +81,13 @@ export function createAdminAuthService (fastify: FastifyInstance) {
     await admins.releaseLoginAttempt(db, adminId, LOCKOUT_ATTEMPTS, LOCKOUT_SECONDS)
   }
 
-  /**
-   * `password` against `hash` under a reserved attempt. A comparison that never happened (the hashing queue full: 503)
-   * is no failure: refused before the reservation when the queue is already full, its attempt given back when it
-   * filled meanwhile. Overload must not lock the admin out.
-   */
+  /** `password` against `hash` under a reserved lockout attempt (Passwords.verifyCounted). */
   async function verifyCounted (adminId: string, password: string, hash: string): Promise<boolean> {
-    passwords.assertRoom()
-    await reserveAttempt(adminId)
-    try {
-      return await passwords.verify(password, hash)
-    } catch (err) {
-      await releaseAttempt(adminId)
-        .catch((releaseErr: unknown) => { fastify.log.warn({ err: releaseErr, adminId }, 'reserved sign-in attempt not given back') })
-      throw err
-    }
+    return await passwords.verifyCounted(password, hash, {
+      account: adminId,
+      reserve: async () => { await reserveAttempt(adminId) },
+      release: async () => { await releaseAttempt(adminId) }
+    })
   }
 
   /**
