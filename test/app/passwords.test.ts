@@ -78,6 +78,27 @@ t.test('the suite hashes at cost 4 on normal-priority threads, and a cheaper has
   t.equal(seen?.policy, SCHED_OTHER)
 })
 
+/**
+ * Takes every place of the hashing queue, and takes it again in the same microtask as it frees, until `release`: a
+ * request admitted to the queue meanwhile would wait for a thread and answer 401 (or 201) instead of 503. `release`
+ * resolves once the holders stop, with how many of their comparisons completed and matched.
+ */
+function holdEveryPlace (app: FastifyInstance, capacity: number, slowHash: string): { release: () => Promise<number> } {
+  const state = { held: true, verified: 0 }
+  const holders = Array.from({ length: capacity }, async () => {
+    while (state.held) {
+      if (await app.passwords.verify('slow', slowHash)) state.verified++
+    }
+  })
+  return {
+    release: async () => {
+      state.held = false
+      await Promise.all(holders)
+      return state.verified
+    }
+  }
+}
+
 t.test('a burst beyond the bounded queue is refused at once with 503 and Retry-After; the work admitted completes (#41)', async t => {
   const queueMax = 1
   const app = await build(t, { env: { PASSWORD_QUEUE_MAX: String(queueMax) } })
@@ -85,15 +106,7 @@ t.test('a burst beyond the bounded queue is refused at once with 503 and Retry-A
   const user = await registerUser(app)
   const slowHash = await bcrypt.hash('slow', 10)
 
-  // Every place taken, and taken again in the same microtask as it frees, until the burst has its answers: a request of
-  // the burst admitted to the queue would wait for a thread and answer 401 (or 201) instead of 503.
-  const burstState = { answered: false }
-  let verified = 0
-  const holders = Array.from({ length: capacity }, async () => {
-    while (!burstState.answered) {
-      if (await app.passwords.verify('slow', slowHash)) verified++
-    }
-  })
+  const held = holdEveryPlace(app, capacity, slowHash)
   t.equal(app.passwords.inFlight, capacity, 'the queue is full')
 
   const burst = await Promise.all([
@@ -102,14 +115,13 @@ t.test('a burst beyond the bounded queue is refused at once with 503 and Retry-A
       method: 'POST', url: '/api/auth/register', payload: { username: `burst${process.pid}x${i}`, email: `burst${process.pid}x${i}@example.com`, password: 'Sup3rSecret!' }
     }))
   ])
-  burstState.answered = true
+  const verified = await held.release()
   for (const res of burst) {
     t.equal(res.statusCode, 503, 'refused, not queued')
     t.same(json(res), { error: 'Service temporarily unavailable' })
     t.equal(res.headers['retry-after'], '2')
   }
 
-  await Promise.all(holders)
   t.ok(verified >= capacity, `the admitted comparisons all completed and matched (${verified})`)
   t.equal(app.passwords.inFlight, 0, 'every place is given back')
   t.equal((await login(app, user.username, user.password)).statusCode, 200, 'the next sign-in is served')
@@ -140,16 +152,11 @@ for (const [kind, create] of Object.entries(accounts)) {
     const account = await create(app)
     const slowHash = await bcrypt.hash('slow', 10)
 
-    // As above: every place held until the burst has its answers.
-    const burstState = { answered: false }
-    const holders = Array.from({ length: capacity }, async () => {
-      while (!burstState.answered) await app.passwords.verify('slow', slowHash)
-    })
+    const held = holdEveryPlace(app, capacity, slowHash)
     t.equal(app.passwords.inFlight, capacity, 'the queue is full')
     // More than the five attempts that lock an account, with the right password and with a wrong one.
     const burst = await Promise.all(Array.from({ length: 8 }, async (_, i) => await account.signIn(i % 2 === 0 ? account.password : 'Wrong1234-passphrase')))
-    burstState.answered = true
-    await Promise.all(holders)
+    await held.release()
     t.same(burst.map(res => res.statusCode), Array(8).fill(503), 'every sign-in refused before its password was compared')
 
     const [row] = await app.db`select failed_login_attempts, locked_at from ${app.db(account.table)} where id = ${account.id}`
