@@ -71,6 +71,42 @@ function verdictOf (step: Step, body: string, context: Context, rawHeaders?: Rec
   return step.check(parsed, context, headers)
 }
 
+/**
+ * A step as autocannon sends it: a step that chooses its variable parts does so per request (`setup`), noting the path
+ * it chose in the connection's context for the failure messages.
+ */
+function requestOf (step: Step) {
+  return {
+    method: step.method ?? 'GET',
+    path: step.path,
+    headers: { ...(typeof step.body === 'string' && { 'content-type': 'application/json' }), ...step.headers },
+    body: step.body,
+    ...(step.setup != null && {
+      setupRequest: (request: autocannon.Request, context: object) => {
+        const chosen = step.setup!(context as Context)
+        const ctx = context as Context
+        ctx.path = chosen.path ?? request.path
+        const json = typeof chosen.body === 'string' && { 'content-type': 'application/json' }
+        return { ...request, ...chosen, headers: { ...request.headers, ...json, ...chosen.headers } }
+      }
+    })
+  }
+}
+
+/** One autocannon run; `watch` may listen to the instance (its responses). */
+async function run (base: string, connections: number, seconds: number, requests: object[], watch?: (instance: autocannon.Instance) => void): Promise<autocannon.Result> {
+  return await new Promise<autocannon.Result>((resolve, reject) => {
+    // A generous timeout: 50 queued logins (bcrypt on 4 threads) take seconds each on a small machine; a response that
+    // still takes longer is a failure.
+    const options = { url: base, connections, duration: seconds, timeout: 30, requests: requests as autocannon.Request[] }
+    const instance = autocannon(options, (err, res) => {
+      if (err != null) reject(err)
+      else resolve(res)
+    })
+    watch?.(instance)
+  })
+}
+
 export async function measure (base: string, load: Load, connections: number, seconds: number, checked = true): Promise<Measurement> {
   if (!checked) return await measurePlain(base, load, connections, seconds)
   let failures = 0
@@ -81,18 +117,7 @@ export async function measure (base: string, load: Load, connections: number, se
     if (samples.length < 3) samples.push(why.slice(0, 300))
   }
   const requests = load.map(step => ({
-    method: step.method ?? 'GET',
-    path: step.path,
-    headers: { ...(typeof step.body === 'string' && { 'content-type': 'application/json' }), ...step.headers },
-    body: step.body,
-    setupRequest: (request: autocannon.Request, context: object) => {
-      if (step.setup == null) return request
-      const chosen = step.setup(context as Context)
-      const ctx = context as Context
-      ctx.path = chosen.path ?? request.path
-      const json = typeof chosen.body === 'string' && { 'content-type': 'application/json' }
-      return { ...request, ...chosen, headers: { ...request.headers, ...json, ...chosen.headers } }
-    },
+    ...requestOf(step),
     onResponse: (status: number, body: string, context: object, rawHeaders?: Record<string, string | string[]>) => {
       const expected = step.status ?? 200
       if (status !== expected) return fail(`${step.method ?? 'GET'} ${String((context as Context).path ?? step.path)}: ${status} (expected ${expected}) ${body}`)
@@ -120,14 +145,7 @@ export async function measure (base: string, load: Load, connections: number, se
     good++
   }
   const latency = createHistogram()
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    // A generous timeout: 50 queued logins (bcrypt on 4 threads) take seconds each on a small machine; a response that
-    // still takes longer is a failure.
-    const options = { url: base, connections, duration: seconds, timeout: 30, requests: requests as autocannon.Request[] }
-    const instance = autocannon(options, (err, res) => {
-      if (err != null) reject(err)
-      else resolve(res)
-    })
+  const result = await run(base, connections, seconds, requests, instance => {
     instance.on('response', (_client, _status, _bytes, ms) => latency.record(Math.max(1, Math.round(ms * 1000))))
   })
   failures += result.errors + result.timeouts
@@ -147,28 +165,11 @@ export async function measure (base: string, load: Load, connections: number, se
 
 /** A plain run: statuses counted by autocannon itself, no body read, no per-response hook of ours. */
 async function measurePlain (base: string, load: Load, connections: number, seconds: number): Promise<Measurement> {
-  const requests = load.map(step => ({
-    method: step.method ?? 'GET',
-    path: step.path,
-    headers: { ...(typeof step.body === 'string' && { 'content-type': 'application/json' }), ...step.headers },
-    body: step.body,
-    ...(step.setup != null && {
-      setupRequest: (request: autocannon.Request, context: object) => {
-        const chosen = step.setup!(context as Context)
-        const json = typeof chosen.body === 'string' && { 'content-type': 'application/json' }
-        return { ...request, ...chosen, headers: { ...request.headers, ...json, ...chosen.headers } }
-      }
-    })
-  }))
+  const requests = load.map(step => requestOf(step))
   // A load's steps expect one status (a sequence mixes none: like and unlike both answer 200).
   const expected = load[0]?.status ?? 200
   if (load.some(step => (step.status ?? 200) !== expected)) throw new Error('a plain run needs one expected status for every step')
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ url: base, connections, duration: seconds, timeout: 30, requests: requests as autocannon.Request[] }, (err, res) => {
-      if (err != null) reject(err)
-      else resolve(res)
-    })
-  })
+  const result = await run(base, connections, seconds, requests)
   const byStatus = Object.entries(result.statusCodeStats as Record<string, { count: number }>)
   const good = byStatus.find(([code]) => code === String(expected))?.[1].count ?? 0
   const wrong = byStatus.filter(([code]) => code !== String(expected))
