@@ -5,6 +5,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export interface Scope {
   /** Aborted when the request's client has gone (its connection closed before the response was sent). */
   signal?: AbortSignal
+  /** True once the request's client has gone (cheaper to ask than `signal`, which may be made on first use). */
+  readonly gone?: boolean
   /** A background job: its transactions may run longer (DB_JOB_STATEMENT_TIMEOUT_MS). */
   job?: true
 }

@@ -65,33 +65,39 @@ function poolWaitExceeded (waitMs: number): Error {
  * one ahead, and its caller learns what really happened. Transactions are bounded in `transaction` below.
  */
 function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
+  /** Bounds the wait of a statement no connection took yet. */
+  function boundWait (pending: PendingStatement, signal: AbortSignal | undefined): void {
+    const drop = (reason: Error): void => {
+      if (pending.state != null) return
+      pending.reject(reason)
+      neuter(pending)
+    }
+    const timer = setTimeout(() => { drop(poolWaitExceeded(poolWaitMs)) }, poolWaitMs)
+    const abandon = (): void => { drop(new RequestAbandoned()) }
+    signal?.addEventListener('abort', abandon, { once: true })
+    const settle = (): void => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', abandon)
+    }
+    const { resolve, reject } = pending
+    pending.resolve = value => { settle(); resolve(value) }
+    pending.reject = reason => { settle(); reject(reason) }
+  }
+
   function watch<T> (query: T): T {
     const statement = query as unknown as PendingStatement
     // Fragments and identifiers (`sql(row)`, `sql('name')`) are not statements.
     if (typeof statement?.handler !== 'function' || !Array.isArray(statement.strings)) return query
     const execute = statement.handler
     const handler: PendingStatement['handler'] = pending => {
-      const signal = scope.getStore()?.signal
-      if (signal?.aborted === true) {
+      const current = scope.getStore()
+      if (current?.gone === true) {
         pending.reject(new RequestAbandoned())
         return
       }
-      const drop = (reason: Error): void => {
-        if (pending.state != null) return
-        pending.reject(reason)
-        neuter(pending)
-      }
-      const timer = setTimeout(() => { drop(poolWaitExceeded(poolWaitMs)) }, poolWaitMs)
-      const abandon = (): void => { drop(new RequestAbandoned()) }
-      signal?.addEventListener('abort', abandon, { once: true })
-      const settle = (): void => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', abandon)
-      }
-      const { resolve, reject } = pending
-      pending.resolve = value => { settle(); resolve(value) }
-      pending.reject = reason => { settle(); reject(reason) }
       execute(pending)
+      // Most statements are sent at once (to a free connection, or pipelined behind another): nothing to bound here.
+      if (pending.state == null) boundWait(pending, current?.signal)
     }
     handler.debug = execute.debug
     statement.handler = handler
@@ -107,26 +113,28 @@ function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
 }
 
 /**
- * A request's scope. Its signal is made when first asked for (an answer from a cache, or a probe, never asks), and is
- * aborted when the client has gone before the answer was sent, before or after that.
+ * A request's scope: the client has gone when its connection closed before the answer was complete. The signal is
+ * made when first asked for (a statement waiting for a connection, a transaction, an outside fetch), never for a probe
+ * or an answer from a cache.
  */
 class RequestScope implements Scope {
   #controller: AbortController | undefined
-  #gone = false
+  readonly #response: ServerResponse
 
   constructor (response: ServerResponse) {
-    // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
-    response.once('close', () => {
-      if (response.writableEnded) return
-      this.#gone = true
-      this.#controller?.abort()
-    })
+    this.#response = response
+  }
+
+  // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
+  get gone (): boolean {
+    return this.#response.destroyed && !this.#response.writableEnded
   }
 
   get signal (): AbortSignal {
     if (this.#controller == null) {
-      this.#controller = new AbortController()
-      if (this.#gone) this.#controller.abort()
+      const controller = this.#controller = new AbortController()
+      if (this.gone) controller.abort()
+      else this.#response.once('close', () => { if (!this.#response.writableEnded) controller.abort() })
     }
     return this.#controller.signal
   }
@@ -154,7 +162,7 @@ export default fp(async fastify => {
   fastify.decorate('db', pool)
   fastify.decorate('transaction', async <T>(work: (tx: Db) => Promise<T>): Promise<T> => {
     const current: Scope | undefined = scope.getStore()
-    if (current?.signal?.aborted === true) throw new RequestAbandoned()
+    if (current?.gone === true) throw new RequestAbandoned()
     // `begin` waits for a connection of its own, out of the guard's sight: the same bound, kept here. A transaction
     // that gets its connection after the caller gave up rolls back before its work starts.
     let abandoned = false
