@@ -32,6 +32,9 @@ export function wordsOf (keys: readonly string[]): string[] {
   return [...new Set(keys.flatMap(key => key.split(' ')))]
 }
 
+/** How many keys' answers a term matcher remembers. */
+const KEYS_REMEMBERED = 20_000
+
 /**
  * Whether a recipe ingredient's key is matched by one of `terms`: a term matches when its words appear in the key,
  * one after the other, as whole words. "chicken" matches "boneless skinless chicken thigh" and "pepper" matches
@@ -60,7 +63,11 @@ export function termMatcher (terms: readonly string[]): (key: string) => boolean
   return key => {
     if (key === '') return false
     let answer = known.get(key)
-    if (answer === undefined) known.set(key, answer = test(key))
+    if (answer === undefined) {
+      // A matcher may serve many searches: what it remembers stays bounded.
+      if (known.size >= KEYS_REMEMBERED) known.clear()
+      known.set(key, answer = test(key))
+    }
     return answer
   }
 }
@@ -74,13 +81,20 @@ function compareScored (a: ScoredCandidate, b: ScoredCandidate): number {
     (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 }
 
-/** The `limit` best candidates that match at least one ingredient (candidates may repeat: each id counts once). */
-export function rankCandidates (candidates: Iterable<IngredientCandidate>, terms: readonly string[], limit: number): ScoredCandidate[] {
-  const matches = termMatcher(terms)
-  const scored = new Map<string, ScoredCandidate>()
+/**
+ * The `limit` best candidates that match at least one ingredient (`matches`: a termMatcher of the terms) (candidates may repeat: each id counts once). A
+ * search scores a few thousand candidates for a dozen places: only those that enter the best so far become objects,
+ * kept in order (no sort of them all).
+ */
+export function rankCandidates (candidates: Iterable<IngredientCandidate>, matches: (key: string) => boolean, limit: number): ScoredCandidate[] {
+  const seen = new Set<string>()
   const keys = new Set<string>()
+  const best: ScoredCandidate[] = []
+  // The candidate being scored, compared with the last of `best` before anything is made for it.
+  const probe: ScoredCandidate = { id: '', names: [], likeCount: 0, createdAt: 0, matched: 0, total: 0, score: 0 }
   for (const candidate of candidates) {
-    if (scored.has(candidate.id)) continue
+    if (seen.has(candidate.id)) continue
+    seen.add(candidate.id)
     keys.clear()
     let matched = 0
     for (const key of candidate.names) {
@@ -89,9 +103,24 @@ export function rankCandidates (candidates: Iterable<IngredientCandidate>, terms
       if (matches(key)) matched++
     }
     if (matched === 0) continue
-    scored.set(candidate.id, { ...candidate, matched, total: keys.size, score: matched / keys.size })
+    probe.id = candidate.id
+    probe.likeCount = candidate.likeCount
+    probe.createdAt = candidate.createdAt
+    probe.matched = matched
+    probe.score = matched / keys.size
+    if (best.length >= limit && (limit <= 0 || compareScored(probe, best[best.length - 1]) >= 0)) continue
+    // Binary search for its place among the best so far.
+    let low = 0
+    let high = best.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (compareScored(best[middle], probe) <= 0) low = middle + 1
+      else high = middle
+    }
+    best.splice(low, 0, { ...candidate, matched, total: keys.size, score: probe.score })
+    if (best.length > limit) best.pop()
   }
-  return [...scored.values()].sort(compareScored).slice(0, limit)
+  return best
 }
 
 /** What to read through the word index: recipes containing one of `words`, or both words of one of `pairs`. */

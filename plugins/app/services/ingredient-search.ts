@@ -22,8 +22,9 @@
 // 4. Candidates are scored in lib/ingredient-names.ts and the best `limit` read in full in one statement.
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { LRUCache } from 'lru-cache'
 import { validationError } from '../../../lib/errors.js'
-import { distinctKeys, indexLookups, matchedIngredients, rankCandidates, termMatcher, wordsOf, type IngredientCandidate } from '../../../lib/ingredient-names.js'
+import { distinctKeys, indexLookups, matchedIngredients, rankCandidates, termMatcher, wordsOf, type IndexLookups, type IngredientCandidate } from '../../../lib/ingredient-names.js'
 import { INGREDIENT_SEARCH_LIMITS, type IngredientMatchView, type IngredientSearchInput } from '../../../schemas/ingredient-search.js'
 
 /** At most this many recipes are read through the pair index (complete matches). */
@@ -43,6 +44,10 @@ export const INDEX_CAP = 2000
 
 /** How long an instance reuses the most liked window while the listing version stays the same. */
 export const WINDOW_TTL_MS = 10_000
+/** How many terms' keys an instance remembers (a key depends on the term alone: the function is fixed by migrations). */
+const KEYS_KEPT = 10_000
+/** How many searches' plans (the window's recipes for their terms, their lookups) a window keeps. */
+const PLANS_KEPT = 200
 
 export interface SearchBounds { covering: number, window: number, budget: number, cap: number }
 const BOUNDS: SearchBounds = { covering: COVERING_CAP, window: SEARCH_WINDOW, budget: RARE_BUDGET, cap: INDEX_CAP }
@@ -50,19 +55,66 @@ const BOUNDS: SearchBounds = { covering: COVERING_CAP, window: SEARCH_WINDOW, bu
 export function createIngredientSearchService (fastify: FastifyInstance) {
   const { db, ingredientSearchRepository: repo } = fastify
   // The most liked window with the listing version and size it was read for (concurrent searches share one read),
-  // each candidate with its words, split once per read rather than on every search.
+  // each candidate with its words, split once per read rather than on every search; and what searches made of it:
+  // its recipes that use a term's word and the lookups they imply depend on the terms and the window alone, so a
+  // search repeated within the window's life (common pantries are) reuses them.
   type Liked = Array<{ candidate: IngredientCandidate, keyWords: string[] }>
-  let window: { key: string, readAt: number, rows: Promise<Liked> } | null = null
+  interface Plan { liked: IngredientCandidate[], lookups: IndexLookups | null }
+  let window: { key: string, readAt: number, rows: Promise<Liked>, plans: LRUCache<string, Plan> } | null = null
 
-  async function mostLiked (version: string, size: number): Promise<Liked> {
+  // Most searches repeat common terms (chicken, garlic...): their keys are asked of PostgreSQL once per instance.
+  const termKeys = new LRUCache<string, string>({ max: KEYS_KEPT })
+
+  // A term matcher remembers which keys it matches: kept for the terms searched most, so a repeated search asks again
+  // only about keys it never met.
+  const matchers = new LRUCache<string, (key: string) => boolean>({ max: PLANS_KEPT })
+  function matcherFor (terms: string[]): (key: string) => boolean {
+    const key = terms.join('\n')
+    let matches = matchers.get(key)
+    if (matches == null) matchers.set(key, matches = termMatcher(terms))
+    return matches
+  }
+
+  async function keysOf (terms: string[]): Promise<string[]> {
+    const keys = new Map<string, string>()
+    for (const term of terms) {
+      const key = termKeys.get(term)
+      if (key !== undefined) keys.set(term, key)
+    }
+    const unknown = [...new Set(terms.filter(term => !keys.has(term)))]
+    if (unknown.length > 0) {
+      (await repo.keys(db, unknown)).forEach((key, i) => {
+        keys.set(unknown[i], key)
+        termKeys.set(unknown[i], key)
+      })
+    }
+    return terms.map(term => keys.get(term)!)
+  }
+
+  async function mostLiked (version: string, size: number) {
     const key = `${version}:${size}`
     if (window == null || window.key !== key || Date.now() - window.readAt > WINDOW_TTL_MS) {
       const rows = repo.mostLiked(db, size).then(found => found.map(candidate => ({ candidate, keyWords: wordsOf(candidate.names) })))
-      const read = { key, readAt: Date.now(), rows }
+      const read = { key, readAt: Date.now(), rows, plans: new LRUCache<string, Plan>({ max: PLANS_KEPT }) }
       window = read
       rows.catch(() => { if (window === read) window = null })
     }
-    return await window.rows
+    const { rows, plans } = window
+    return { rows: await rows, plans }
+  }
+
+  /** The window's recipes that use one of `terms`' words, and what to look up beyond it (none: the window is all). */
+  async function planFor (terms: string[], listed: number, version: string, bounds: SearchBounds): Promise<Plan> {
+    const { rows, plans } = await mostLiked(version, bounds.window)
+    const key = `${listed}:${bounds.budget}:${terms.join('\n')}`
+    let plan = plans.get(key)
+    if (plan == null) {
+      const wanted = new Set(wordsOf(terms))
+      const liked = rows.filter(({ keyWords }) => keyWords.some(word => wanted.has(word))).map(({ candidate }) => candidate)
+      plan = { liked, lookups: listed > bounds.window ? indexLookups(terms, liked, listed, bounds.window, bounds.budget) : null }
+      plans.set(key, plan)
+    }
+    return plan
   }
 
   return {
@@ -70,33 +122,33 @@ export function createIngredientSearchService (fastify: FastifyInstance) {
     async search (viewerId: string, input: IngredientSearchInput, bounds: SearchBounds = BOUNDS): Promise<IngredientMatchView[]> {
       const blank = input.ingredients.flatMap((term, i) => term.trim() === '' ? [`ingredients[${i}]: must not be blank`] : [])
       if (blank.length > 0) throw validationError(blank)
-      const terms = distinctKeys(await repo.keys(db, input.ingredients))
+      const terms = distinctKeys(await keysOf(input.ingredients))
       if (terms.length === 0) throw validationError(['ingredients: must name at least one ingredient (letters or digits)'])
       const words = wordsOf(terms)
+      const matches = matcherFor(terms)
       const limit = input.limit ?? INGREDIENT_SEARCH_LIMITS.defaultLimit
 
       // Complete matches rank first: with `limit` of them nothing else can rank (and when the read was whole and the
       // terms have at most MAX_PAIR_WORDS words, these are all of them: the answer is exact).
-      const covering = await repo.covering(db, words, MAX_PAIR_WORDS, bounds.covering)
-      let best = rankCandidates(covering, terms, limit)
+      // The listing's state is read beside them (one round trip): most searches go on to partial matches.
+      const [covering, { listedCount: listed, version }] = await Promise.all([
+        repo.covering(db, words, MAX_PAIR_WORDS, bounds.covering),
+        fastify.recipesRepository.listing(db)
+      ])
+      let best = rankCandidates(covering, matches, limit)
       if (best.length < limit || best[limit - 1].score < 1) {
-        const { listedCount: listed, version } = await fastify.recipesRepository.listing(db)
-        const wanted = new Set(words)
-        const liked = (await mostLiked(version, bounds.window))
-          .filter(({ keyWords }) => keyWords.some(word => wanted.has(word))).map(({ candidate }) => candidate)
+        const { liked, lookups } = await planFor(terms, listed, version, bounds)
         let candidates = [...covering, ...liked]
-        if (listed > bounds.window) {
-          const lookups = indexLookups(terms, liked, listed, bounds.window, bounds.budget)
+        if (lookups != null) {
           const [one, two] = await Promise.all([
             lookups.words.length > 0 ? repo.containing(db, lookups.words, bounds.cap) : [],
             repo.containingBoth(db, lookups.pairs, Math.ceil(bounds.budget / Math.max(1, lookups.pairs.length)))
           ])
           candidates = [...candidates, ...one, ...two]
         }
-        best = rankCandidates(candidates, terms, limit)
+        best = rankCandidates(candidates, matches, limit)
       }
 
-      const matches = termMatcher(terms)
       // The lists and the score come from the row read here: a recipe deleted or hidden since is left out, one edited
       // since is shown as it is now (in the place its earlier ingredients earned).
       return (await repo.recipes(db, best.map(candidate => candidate.id), viewerId)).map(({ recipe, names }) => {

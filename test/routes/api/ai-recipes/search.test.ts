@@ -144,6 +144,21 @@ t.test('search by ingredients', async t => {
     t.same(repeated, once, 'a term given four times is one term')
   })
 
+  t.test('a term\'s key is asked of PostgreSQL once per instance', async t => {
+    const repo = app.ingredientSearchRepository
+    const original = repo.keys
+    const asked: string[][] = []
+    repo.keys = async (db, terms) => {
+      asked.push(terms)
+      return await original(db, terms)
+    }
+    t.teardown(() => { repo.keys = original })
+    await recipe('Keys once', ['2 qkfennel bulbs', 'qkdill'])
+    t.same(titles(await matches(app, seeker, ['QKFennel', 'qkdill', 'qkdill'])), ['Keys once'])
+    t.same(titles(await matches(app, seeker, ['qkdill', 'QKFennel', 'qkanise'])), ['Keys once'], 'the same answer with remembered keys')
+    t.same(asked, [['QKFennel', 'qkdill'], ['qkanise']], 'each term once, and only those not asked before')
+  })
+
   t.test('only what the public listing shows, to everyone', async t => {
     const other = await registerUser(app)
     const friend = await registerUser(app)
