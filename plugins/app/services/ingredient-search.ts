@@ -2,7 +2,8 @@
 // caller's ingredients, ranked by the share of each recipe they cover. No AI provider is involved.
 //
 // The work is bounded whatever the ingredients (salt and water are in most recipes; measured at 100,000 recipes):
-// 1. The terms are normalised by PostgreSQL, with the function that fills recipes.ingredient_names (migration 0023).
+// 1. The terms are normalised by PostgreSQL, with the function that fills recipes.ingredient_names (migration 0023);
+//    an instance asks once per term (KEYS_KEPT).
 // 2. Complete matches (you have every ingredient): found through the pair index (recipes_ingredient_pairs_idx: the word
 //    pairs of each recipe's two least common ingredients, migration 0023), which reads few other recipes. All of them
 //    are found when the terms have at most MAX_PAIR_WORDS words and there are at most COVERING_CAP candidates. They
