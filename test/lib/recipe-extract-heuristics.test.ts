@@ -143,6 +143,27 @@ t.test('table rows are lines, sign-up boxes are not the page\'s text', async t =
   t.same(ingredients(promo), ['250g shortcrust pastry', '3 egg yolks'])
 })
 
+t.test('amounts set apart from their ingredient are one line with it; what a list item hides is not', async t => {
+  const items = extract(page(`<h2>Ingredients</h2><ul>
+    <li><span class="amount">1</span><div class="name">medium shallot</div></li>
+    <li><span class="amount">⅓ cups</span> <span class="metric">(80ml)</span><div class="name">olive oil</div></li>
+    <li><span class="amount">¼ cup</span><div class="name">white wine vinegar</div>
+      <div class="substitute hidden">apple cider vinegar</div><div style="display: none">red wine vinegar</div></li>
+    <li><span class="amount">2 tsp</span><div class="name">dijon mustard</div></li></ul>
+    <h2>Instructions</h2><ol><li>Whisk everything together.</li></ol>`))
+  t.same(ingredients(items), ['1 medium shallot', '⅓ cups (80ml) olive oil', '¼ cup white wine vinegar', '2 tsp dijon mustard'])
+
+  const container = extract(page(`<section class="recipe-ingredients"><h3>Zutaten</h3>
+    <x-number>500</x-number><p>g Strauchtomaten</p><x-number>1</x-number><p>rote Zwiebel</p><x-number>1.5</x-number><p>EL Olivenöl</p>
+    <p>Salz</p></section><h3>Zubereitung</h3><p>Tomaten und Zwiebel würfeln, mit Öl und Salz mischen.</p>`))
+  t.same(ingredients(container), ['500 g Strauchtomaten', '1 rote Zwiebel', '1.5 EL Olivenöl', 'Salz'])
+
+  const shown = extract(page(`<h2>Ingredients</h2><ul><li>2 eggs</li><li class="hidden md:block">1 cup milk</li></ul>
+    <div style="display:none"><h2>Method</h2><ol><li>Whisk the eggs and the milk together.</li></ol></div>`))
+  t.same(ingredients(shown), ['2 eggs', '1 cup milk'], 'shown on larger screens')
+  t.same(steps(shown), ['Whisk the eggs and the milk together.'], 'a hidden printable copy is still read')
+})
+
 t.test('title: the <h1> og:title names, never the site\'s name, a part of the title or a wiki namespace', async t => {
   const og = extract(page('<h1>Two favorites in one apple tart</h1><h2>Ingredients</h2><ul><li>4 apples</li></ul>',
     '<title>Apple tart recipe</title><meta property="og:title" content="Two favorites in one apple tart">'))
@@ -249,6 +270,7 @@ function shapedPages (size: number): Record<string, string> {
     'microdata names in list items': `<div itemscope itemtype="https://schema.org/Recipe"><ul>${'<li>2 cl <span itemprop="recipeIngredient">rum</span></li>'.repeat(n('<li>2 cl <span itemprop="recipeIngredient">rum</span></li>'))}</ul></div>`,
     'structured data beside a long page list': ld(recipe({ recipeIngredient: ['2 cups flour', '1 egg'] })).replace('<body></body>',
       `<body><h2>Ingredients</h2><ul>${'<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'.repeat(n('<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'))}</ul></body>`),
+    'amounts set apart in list items': page('<h2>Ingredients</h2><ul>' + '<li><span>2 cups</span><div>flour</div></li>'.repeat(n('<li><span>2 cups</span><div>flour</div></li>')) + '</ul>'),
     'headings ending in tips': page('<h2>Kitchen Tips</h2><p>1 cup</p>'.repeat(n('<h2>Kitchen Tips</h2><p>1 cup</p>')))
   }
 }

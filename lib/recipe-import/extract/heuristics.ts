@@ -85,6 +85,23 @@ function isFurniture (el: Element, name: string): boolean {
   return false
 }
 
+const HIDDEN_STYLE = /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i
+/** Responsive utilities ("hidden md:block", "d-none d-lg-block") show what the bare class hides. */
+const SHOWN_SOMEWHERE = /:|^d-\w+-(?:block|flex|inline|grid|table)/
+
+/**
+ * Not shown: the hidden attribute, display:none, or a bare "hidden"/"d-none" class. Only what a list item hides is
+ * left out (substitutes, amounts in other units): a hidden block may be the page's whole printable recipe.
+ */
+function isHidden (el: Element): boolean {
+  if (el.attribs.hidden != null) return true
+  const style = el.attribs.style
+  if (style != null && HIDDEN_STYLE.test(style.slice(0, 500))) return true
+  const cls = el.attribs.class
+  if (cls == null || !/(?:^|\s)(?:hidden|d-none)(?:\s|$)/i.test(cls)) return false
+  return !cls.split(/\s+/).some(token => SHOWN_SOMEWHERE.test(token))
+}
+
 interface Open {
   block: AnyNode
   list: Element | null
@@ -169,7 +186,7 @@ export function pageLines (page: Page): Line[] {
       continue
     }
     const name = node.name.toLowerCase()
-    if (SKIP.has(name) || isFurniture(node, name)) continue
+    if (SKIP.has(name) || isFurniture(node, name) || (itemDepth > 0 && isHidden(node))) continue
     if (name === 'br' || name === 'hr') {
       flush()
       continue
@@ -201,7 +218,54 @@ export function pageLines (page: Page): Line[] {
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i] })
   }
   flush()
-  return lines
+  return joinAmounts(lines)
+}
+
+/**
+ * A quantity alone ("500", "⅓ cups (80ml)", "1.5 El"): the amount of an ingredient whose name the page sets in a
+ * block of its own. (One character class per part, each bounded: no backtracking on long lines.)
+ */
+const AMOUNT_ONLY = /^[\d½¼¾⅓⅔⅛⅜⅝⅞][\d½¼¾⅓⅔⅛⅜⅝⅞.,/ \-–]{0,12}(?:(?:g|gr|kg|mg|ml|cl|dl|l|oz|fl\.? oz|lbs?|pounds?|ounces?|cups?|tbsps?|tsps?|tablespoons?|teaspoons?|pinch|dash|el|tl|ess|tee|msk|tsk|c\. à [sc]\.?|cs|cc|x)\.?)?(?: ?\([^()]{1,20}\))?$/i
+
+/** The list item a line of a list item sits in (a few levels up at most). */
+function itemOf (line: Line): Element | null {
+  if (!line.item) return null
+  let node: AnyNode | null = line.block
+  for (let depth = 0; node != null && depth < 6; node = node.parent, depth++) {
+    if (isElement(node) && node.name.toLowerCase() === 'li') return node
+  }
+  return null
+}
+
+/**
+ * Amounts set apart from their ingredient ("<span>⅓ cups</span><div>olive oil</div>" in one list item, or a number
+ * beside a paragraph in an ingredients container) joined with it into one line, as the page reads.
+ */
+function joinAmounts (lines: Line[]): Line[] {
+  const out: Line[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    const next = lines[i + 1]
+    if (next != null && line.level === 0 && next.level === 0 && AMOUNT_ONLY.test(line.text) &&
+      next.text.length <= 250 && /^\p{L}/u.test(next.text) && sameIngredient(line, next)) {
+      out.push({ ...next, text: `${line.text} ${next.text}` })
+      i++
+      continue
+    }
+    out.push(line)
+  }
+  return out
+}
+
+/** Two lines of one ingredient: in one list item, or side by side in an ingredients container. */
+function sameIngredient (amount: Line, name: Line): boolean {
+  const item = itemOf(amount)
+  if (item != null) {
+    let node: AnyNode | null = name.block
+    for (let depth = 0; node != null && depth < 8; node = node.parent, depth++) if (node === item) return true
+    return false
+  }
+  return amount.kind === 'ingredients' && name.kind === 'ingredients' && amount.container === name.container && !amount.item && !name.item
 }
 
 // ---------------------------------------------------------------------------------------------------------------
