@@ -206,6 +206,16 @@ t.test('structured data the page shows more of: the page\'s list; complete data 
     <li>Salt</li><li>2 l stock</li><li>440 g polenta</li><li>Salt</li></ul></body>`)
   t.same(ingredients(extract(scaled)), ['1 l stock', '220 g polenta', 'Salt'], 'scaled copies of the list are not more ingredients')
 
+  const notes = ld(recipe({ recipeIngredient: ['1 medium shallot', '⅓ cup olive oil', 'dijon mustard', '⅛ tsp salt'] }))
+    .replace('<body></body>', `<body><h2>Ingredients</h2><ul><li>1 medium shallot, thinly sliced</li>
+      <li>⅓ cups (80ml) olive oil</li><li>2 tsp (10ml) dijon mustard</li><li>½ tsp salt</li></ul></body>`)
+  t.same(ingredients(extract(notes)), ['1 medium shallot, thinly sliced', '⅓ cups (80ml) olive oil', '2 tsp (10ml) dijon mustard', '½ tsp salt'],
+    'the notes and amounts the data left out')
+  const units = ld(recipe({ recipeIngredient: ['⅓ cup sourdough discard', '½ cup butter (melted)', '1 teaspoon salt'] }))
+    .replace('<body></body>', `<body><h2>Ingredients</h2><ul><li>⅓ cup (100 g) sourdough discard</li>
+      <li>½ cup (113 g) butter (melted)</li><li>1 teaspoon (5 g) salt</li></ul></body>`)
+  t.same(ingredients(extract(units)), ['⅓ cup sourdough discard', '½ cup butter (melted)', '1 teaspoon salt'], 'a second unit adds nothing')
+
   const fewSteps = ld(recipe({ recipeInstructions: [{ '@type': 'HowToStep', text: 'Make a vegetable stock.' }] })).replace('<body></body>',
     `<body><h2>Bereiding</h2><ol><li>Make a vegetable stock.</li><li>Poach the chicken in the stock for an hour.</li>
     <li>Bake the pastry shells until golden and puffed.</li><li>Make a roux with butter and flour, then add the stock.</li></ol></body>`)

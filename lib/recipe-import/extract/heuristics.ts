@@ -980,8 +980,9 @@ function containedCount (keys: string[], page: string[]): number {
 /**
  * The page's own list of ingredients when the structured data gives a part of it: every structured line is on the
  * page, and the page shows more lines, each with a quantity (a group the data left out), or the same lines with
- * quantities the data lacks. Null when the structured lines look complete, or when the page's list carries anything
- * else (nutrition tables, scaled copies of the list, notes): then the structured data is the cleaner source.
+ * quantities the data lacks; or the page's lines match the data's line for line and say more (richer). Null when the
+ * structured lines look complete, or when the page's list carries anything else (nutrition tables, scaled copies of
+ * the list, notes): then the structured data is the cleaner source.
  */
 export function pageIngredientsBeyond (lines: Line[], ingredients: RawIngredient[]): RawIngredient[] | null {
   // (A list the data shortened is a short list: the comparison stays small.)
@@ -992,6 +993,7 @@ export function pageIngredientsBeyond (lines: Line[], ingredients: RawIngredient
   const keys = ingredients.map(i => letters(i.text)).filter(k => k.length >= 3)
   const pageKeys = page.map(i => letters(i.text))
   if (keys.length === 0 || page.length > ingredients.length * 2.5 || new Set(pageKeys).size < page.length * 0.9) return null
+  if (richer(page, ingredients)) return page
   if (containedCount(keys, pageKeys) < keys.length * 0.9) return null
   const quantity = (text: string): boolean => /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(text)
   const extra = page.filter((_, i) => !keys.some(k => pageKeys[i].includes(k)))
@@ -1000,6 +1002,31 @@ export function pageIngredientsBeyond (lines: Line[], ingredients: RawIngredient
   const amounts = extra.length <= 1 && page.length <= ingredients.length + 1 &&
     ingredients.every(i => !/\d/.test(i.text)) && page.filter(i => quantity(i.text)).length >= page.length / 2
   return more || amounts ? page : null
+}
+
+/** The words of a line, numbers left out. */
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/\p{L}{2,}/gu)?.slice(0, 50) ?? []
+
+/**
+ * The page's lines say more than the data's, line for line: as many lines, each holding most of the words of the
+ * data's line, and words or amounts the data left out ("thinly sliced", a note, "2 tsp" before "dijon mustard").
+ * The same lines with amounts in a second unit ("1 cup (240 g)") add nothing: the data is as good.
+ */
+function richer (page: RawIngredient[], ingredients: RawIngredient[]): boolean {
+  if (page.length !== ingredients.length || page.length < 2) return false
+  let added = 0
+  let total = 0
+  for (let i = 0; i < page.length; i++) {
+    if (page[i].text.length > 250) return false
+    const key = letters(page[i].text)
+    const own = letters(ingredients[i].text)
+    const words = wordsOf(ingredients[i].text)
+    if (words.filter(w => key.includes(w)).length < words.length * 0.6) return false
+    total += words.length
+    added += wordsOf(page[i].text).filter(w => w.length >= 3 && !own.includes(w)).length
+    if (!/[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(ingredients[i].text) && /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(page[i].text)) added += 2
+  }
+  return added >= Math.max(2, total * 0.1)
 }
 
 /**
