@@ -131,10 +131,20 @@ t.test('steps written as paragraphs after the ingredients, without a heading', a
   t.same(steps(named), ['A tojásokat szétválasztjuk, a sárgáját a cukorral habosra keverjük, majd megsütjük.'], 'after a heading the extractor does not know')
 })
 
-t.test('table rows are lines, sign-up boxes are not the page\'s text', async t => {
+t.test('table rows are lines (a cell\'s line breaks and header cells too), sign-up boxes are not the page\'s text', async t => {
   const table = extract(page(`<h2>Ingredients</h2><table><tr><td>200 g</td><td>flour</td></tr><tr><td>2</td><td>eggs</td></tr></table>
     <h2>Method</h2><ol><li>Mix the flour and the eggs.</li></ol>`))
   t.same(ingredients(table), ['200 g flour', '2 eggs'])
+
+  const notes = extract(page(`<h2>Ingredients</h2><table><tr><th colspan="2">Dough</th></tr>
+    <tr><td>2 cups</td><td><a href="/flour">flour</a><br><small>sifted</small></td></tr><tr><td>1</td><td>egg<br><small></small></td></tr>
+    <tr><th colspan="2">Filling</th></tr><tr><td>3</td><td>apples<br><small>peeled</small></td></tr></table>
+    <h2>Method</h2><ol><li>Mix the flour and the egg, fill with the apples.</li></ol>`))
+  t.same(notes.ingredients.map(i => [i.text, i.group]), [['2 cups flour sifted', 'Dough'], ['1 egg', 'Dough'], ['3 apples peeled', 'Filling']],
+    'a line break inside a row\'s cell, header cells naming groups')
+  const single = extract(page(`<h2>Ingredients</h2><table><tr><td>2 cups flour<br>1 egg<br>3 apples</td></tr></table>
+    <h2>Method</h2><ol><li>Mix everything.</li></ol>`))
+  t.same(ingredients(single), ['2 cups flour', '1 egg', '3 apples'], 'a cell alone in its row keeps its lines')
 
   const promo = extract(page(`<p><b>Ingredients:</b></p><p>- 250g shortcrust pastry</p><p>- 3 egg yolks</p>
     <p class="article-newsletter-signup-cta">Sign up to our newsletter to stay up-to-date!</p>

@@ -108,6 +108,16 @@ interface Open {
   ordered: boolean
   kind: Kind | null
   container: Element | null
+  /** Inside a cell of a row of several cells (a row is one line: "1 whole" | "tomatoes<br>ripe"). */
+  cell: boolean
+}
+
+/** Whether a table row has two cells or more (counting stops at two). */
+function severalCells (row: AnyNode | null): boolean {
+  if (row == null || !('children' in row)) return false
+  let cells = 0
+  for (const child of row.children) if (isElement(child) && CELL.has(child.name.toLowerCase()) && ++cells >= 2) return true
+  return false
 }
 
 /** The page as lines, in document order. */
@@ -122,7 +132,7 @@ export function pageLines (page: Page): Line[] {
   let linkDepth = 0
   let levelStack: number[] = []
   let itemDepth = 0
-  const open: Open[] = [{ block: body, list: null, ordered: false, kind: null, container: null }]
+  const open: Open[] = [{ block: body, list: null, ordered: false, kind: null, container: null, cell: false }]
 
   const flush = (): void => {
     if (buffer.length === 0) return
@@ -187,6 +197,11 @@ export function pageLines (page: Page): Line[] {
     }
     const name = node.name.toLowerCase()
     if (SKIP.has(name) || isFurniture(node, name) || (itemDepth > 0 && isHidden(node))) continue
+    if (name === 'br' && open[open.length - 1].cell && bufferLength < MAX_LINE_CHARS) {
+      buffer.push(' ')
+      bufferLength++
+      continue
+    }
     if (name === 'br' || name === 'hr') {
       flush()
       continue
@@ -197,7 +212,8 @@ export function pageLines (page: Page): Line[] {
       buffer.push(' ')
       bufferLength++
     }
-    const bold = name === 'strong' || name === 'b'
+    // A header cell is bold: the name of the rows below it ("Tomato sauce" over its ingredients).
+    const bold = name === 'strong' || name === 'b' || name === 'th'
     const link = name === 'a'
     const level = /^h[1-6]$/.test(name) ? Number(name[1]) : 0
     const item = name === 'li' || name === 'dd'
@@ -212,6 +228,7 @@ export function pageLines (page: Page): Line[] {
       block: block ? node : parent.block,
       list: list ? node : parent.list,
       ordered: list ? name === 'ol' : parent.ordered,
+      cell: CELL.has(name) ? severalCells(node.parent) : name === 'table' ? false : parent.cell,
       ...(kind == null ? { kind: parent.kind, container: parent.container } : kind === parent.kind ? { kind, container: parent.container } : { kind, container: node })
     })
     stack.push({ exit: node, block, bold, link, level, item })
