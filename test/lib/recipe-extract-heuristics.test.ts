@@ -232,6 +232,15 @@ t.test('structured data the page shows more of: the page\'s list; complete data 
   t.same(steps(extract(fewSteps)), ['Make a vegetable stock.', 'Poach the chicken in the stock for an hour.',
     'Bake the pastry shells until golden and puffed.', 'Make a roux with butter and flour, then add the stock.'])
 
+  const titles = ld(recipe({ recipeInstructions: ['Cook the noodles', 'Dress the salad', 'Serve'].map(text => ({ '@type': 'HowToStep', text })) }))
+    .replace('<body></body>', `<body><div class="steps"><h2>Instructions</h2>
+      <div class="step"><p class="number">1</p><p>Cook the noodles</p><p>Boil the noodles until tender, then rinse them in cold water.</p></div>
+      <div class="step"><p class="number">2</p><p>Dress the salad</p><ul><li>Whisk the lime juice with the oil.</li><li>Toss the noodles in it.</li></ul></div>
+      <div class="step"><p class="number">3</p><p>Serve</p><p>Divide between bowls and top with mint.</p></div></div><h3>More recipes</h3><p>Noodle soup</p></body>`)
+  t.same(steps(extract(titles)), ['Cook the noodles: Boil the noodles until tender, then rinse them in cold water.',
+    'Dress the salad: Whisk the lime juice with the oil. Toss the noodles in it.', 'Serve: Divide between bowls and top with mint.'],
+  'steps given as their titles: each with the page\'s text under it')
+
   const tips = ld(recipe({ recipeInstructions: ['Cut the chicken into cubes.', 'Coat the cubes in flour.', 'Fry until golden.'] }))
     .replace('<body></body>', `<body><h2>Instructions</h2><ol><li>Cut the chicken into cubes.</li><li>Tip: use thighs.</li>
       <li>Coat the cubes in flour.</li><li>Tip: flour with spices.</li><li>Fry until golden.</li></ol></body>`)
@@ -291,6 +300,8 @@ function shapedPages (size: number): Record<string, string> {
     'structured data beside a long page list': ld(recipe({ recipeIngredient: ['2 cups flour', '1 egg'] })).replace('<body></body>',
       `<body><h2>Ingredients</h2><ul>${'<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'.repeat(n('<li>1 egg</li><li>2 cups flour</li><li>3 g salt</li>'))}</ul></body>`),
     'amounts set apart in list items': page('<h2>Ingredients</h2><ul>' + '<li><span>2 cups</span><div>flour</div></li>'.repeat(n('<li><span>2 cups</span><div>flour</div></li>')) + '</ul>'),
+    'steps given as titles': ld(recipe({ recipeInstructions: ['Mix', 'Bake'] })).replace('<body></body>',
+      `<body>${'<p>Mix</p><p>Stir the batter well.</p>'.repeat(n('<p>Mix</p><p>Stir the batter well.</p>'))}</body>`),
     'headings ending in tips': page('<h2>Kitchen Tips</h2><p>1 cup</p>'.repeat(n('<h2>Kitchen Tips</h2><p>1 cup</p>')))
   }
 }

@@ -460,7 +460,7 @@ function f1 (predicted: Map<string, number>, expected: Map<string, number>): num
 // structured data gives only part of them (test/lib/recipe-extract-heuristics.test.ts). The floor only rises: raise
 // it with the extractor, never lower it, and never drop a page to meet it.
 const CORPUS_CASES = 270
-const CORE_PASS_FLOOR = 256
+const CORE_PASS_FLOOR = 257
 
 t.test(`development corpus: core pass at least ${CORE_PASS_FLOOR} of ${CORPUS_CASES}`, { skip: !existsSync(path.join(CORPUS, 'manifest.json')) && `corpus not found at ${CORPUS} (../shared/import-corpus next to the repository)` }, async t => {
   interface Case { id: string, html: string, expected: string, url: string }

@@ -1062,6 +1062,43 @@ export function pageStepsBeyond (lines: Line[], steps: RawStep[]): RawStep[] | n
   return page.length >= steps.length * 2 + 2 && pageText.length >= length * 3 ? page : null
 }
 
+const MAX_TITLE = 80
+const MAX_BODY_LINES = 20
+
+/**
+ * Steps the structured data gives as their titles only ("Cook the rice noodles", "Serve"): each title the page shows,
+ * in order, with the text under it up to the next title (or, for the last, up to the next heading). Null unless every
+ * title is found with text under it, and the text says three times more than the titles.
+ */
+export function pageStepsUnderTitles (lines: Line[], steps: RawStep[]): RawStep[] | null {
+  if (steps.length < 2 || steps.length > MAX_COMPARED) return null
+  if (steps.some(s => s.text.length > MAX_TITLE || /[.!?。]$/.test(s.text))) return null
+  const keys = steps.map(s => letters(s.text))
+  const out: RawStep[] = []
+  let titleChars = 0
+  let bodyChars = 0
+  let j = 0
+  for (let i = 0; i < steps.length; i++) {
+    while (j < lines.length && letters(lines[j].text) !== keys[i]) j++
+    if (j >= lines.length) return null
+    const body: string[] = []
+    let k = j + 1
+    for (; k < lines.length && body.length < MAX_BODY_LINES; k++) {
+      const line = lines[k]
+      const key = letters(line.text)
+      if (key === keys[i + 1] || line.level > 0 || headingKind(line) != null) break
+      if (!NOISE.test(line.text) && !line.link) body.push(cleanText(line.text, LIMITS.line))
+    }
+    if (body.length === 0) return null
+    titleChars += steps[i].text.length
+    bodyChars += body.reduce((n, b) => n + b.length, 0)
+    const text = truncate(`${steps[i].text}: ${body.join(' ')}`, LIMITS.line)
+    out.push(steps[i].section == null ? { text } : { text, section: steps[i].section })
+    j = k
+  }
+  return bodyChars >= titleChars * 3 ? out : null
+}
+
 /**
  * What the page itself shows: meta tags, and with `lines` (the page read by pageLines) the ingredients and steps under
  * their headings and labelled times and yields.

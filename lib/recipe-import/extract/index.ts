@@ -6,7 +6,7 @@ import type { PreviewIngredient, PreviewStep, RecipePreview } from '../preview.j
 import { absoluteUrl, LIMITS, truncate } from './clean.js'
 import { parsePage, type Page } from './dom.js'
 import { extractEmbedded } from './embedded.js'
-import { extractHeuristics, linkHref, listedStepsWithin, pageGroups, pageIngredientsBeyond, pageLines, pageStepsBeyond } from './heuristics.js'
+import { extractHeuristics, linkHref, listedStepsWithin, pageGroups, pageIngredientsBeyond, pageLines, pageStepsBeyond, pageStepsUnderTitles } from './heuristics.js'
 import { extractJsonLd } from './json-ld.js'
 import { extractMicrodata } from './microdata.js'
 import type { PageContext, RawRecipe } from './types.js'
@@ -88,7 +88,7 @@ export function extractRecipe (html: string, pageUrl: string): RecipePreview | n
     else if (ungrouped) recipe.ingredients = pageGroups(lines, recipe.ingredients) ?? recipe.ingredients
   }
   if (recipe.instructions != null && recipe.instructions.length > 0 && recipe.instructionsText == null) {
-    const fuller = pageStepsBeyond(lines, recipe.instructions)
+    const fuller = pageStepsBeyond(lines, recipe.instructions) ?? pageStepsUnderTitles(lines, recipe.instructions)
     if (fuller != null) recipe.instructions = fuller
   }
   if (recipe.instructionsText != null) {
