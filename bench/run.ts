@@ -91,6 +91,8 @@ async function startServers (dataset: Dataset, work: string, withMedia: boolean)
     RATE_LIMIT_AUTH_MAX: LIFTED,
     RATE_LIMIT_IMPORTS_PER_HOUR: LIFTED,
     RATE_LIMIT_AI_PER_HOUR: LIFTED,
+    // The login flood keeps 50 sign-ins in flight: all of them wait for a hashing thread, none is refused (503).
+    PASSWORD_QUEUE_MAX: '10000',
     ...(redisUrl != null && redisUrl !== '' && { REDIS_URL: redisUrl })
   }
   const secrets = { JWT_SECRET: randomBytes(32).toString('base64url'), ADMIN_JWT_SECRET: randomBytes(32).toString('base64url') }
