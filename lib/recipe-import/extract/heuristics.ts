@@ -8,7 +8,7 @@
 // image, description, author and language come from the page's head.
 import { absoluteUrl, cleanText, LIMITS, parseDuration, parseYield, truncate } from './clean.js'
 import { classAndId, isElement, SKIPPED, type AnyNode, type Element, type Page } from './dom.js'
-import { groupHeader, groupName, ingredientsFromLines, startsLikeIngredient, stepsFromLines, stripBullet, stripNumbering } from './lines.js'
+import { groupHeader, groupName, ingredientsFromLines, startsLikeIngredient, startsWithQuantity, stepsFromLines, stripBullet, stripNumbering } from './lines.js'
 import type { PageContext, RawIngredient, RawRecipe, RawStep } from './types.js'
 
 type Kind = 'ingredients' | 'instructions'
@@ -374,7 +374,7 @@ function lineScore (line: SectionLine, kind: Kind, link: boolean): number {
   const text = line.text
   if (kind === 'ingredients') {
     if (text.length > 250 || SENTENCES.test(text)) return -1
-    const base = /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(text) ? 1 : /\d/.test(text) ? 0.7 : text.length <= 80 ? 0.4 : 0
+    const base = startsWithQuantity(text) ? 1 : /\d/.test(text) ? 0.7 : text.length <= 80 ? 0.4 : 0
     return link ? base - 0.5 : base
   }
   if (link) return -2
@@ -1012,12 +1012,11 @@ export function pageIngredientsBeyond (lines: Line[], ingredients: RawIngredient
   if (keys.length === 0 || page.length > ingredients.length * 2.5 || new Set(pageKeys).size < page.length * 0.9) return null
   if (richer(page, ingredients)) return page
   if (containedCount(keys, pageKeys) < keys.length * 0.9) return null
-  const quantity = (text: string): boolean => /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(text)
   const extra = page.filter((_, i) => !keys.some(k => pageKeys[i].includes(k)))
-  const more = extra.length >= 2 && extra.every(i => quantity(i.text) && i.text.length <= 120) &&
+  const more = extra.length >= 2 && extra.every(i => startsWithQuantity(i.text) && i.text.length <= 120) &&
     page.length >= ingredients.length * 1.2
   const amounts = extra.length <= 1 && page.length <= ingredients.length + 1 &&
-    ingredients.every(i => !/\d/.test(i.text)) && page.filter(i => quantity(i.text)).length >= page.length / 2
+    ingredients.every(i => !/\d/.test(i.text)) && page.filter(i => startsWithQuantity(i.text)).length >= page.length / 2
   return more || amounts ? page : null
 }
 
@@ -1041,7 +1040,7 @@ function richer (page: RawIngredient[], ingredients: RawIngredient[]): boolean {
     if (words.filter(w => key.includes(w)).length < words.length * 0.6) return false
     total += words.length
     added += wordsOf(page[i].text).filter(w => w.length >= 3 && !own.includes(w)).length
-    if (!/[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(ingredients[i].text) && /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(page[i].text)) added += 2
+    if (!/[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(ingredients[i].text) && startsWithQuantity(page[i].text)) added += 2
   }
   return added >= Math.max(2, total * 0.1)
 }

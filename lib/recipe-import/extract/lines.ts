@@ -8,9 +8,14 @@ const HAS_WORD = /[\p{L}\p{N}]/u
 /** Unicode bullets, or ASCII ones followed by a space ("**bold**" and "-5 °C" are not bullets). */
 const BULLET = /^(?:[•▪▫▢☐◦●○■□✓✔➤►▶→⁃]+\s*|[-–—*·]+\s+)/
 
+/** A line that starts with a number or a fraction character ("2 eggs", "½ cup milk"). */
+export function startsWithQuantity (line: string): boolean {
+  return /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(line)
+}
+
 /** A line that starts with a quantity or a written bullet ("2 eggs", "½ cup milk", "• salt"): an ingredient's shape. */
 export function startsLikeIngredient (line: string): boolean {
-  return /^[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(line) || BULLET.test(line)
+  return startsWithQuantity(line) || BULLET.test(line)
 }
 
 /** Removes a list bullet written into the text ("- 300 g", "• salt", "▢ 1 cup"). */
