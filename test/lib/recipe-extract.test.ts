@@ -13,6 +13,7 @@ import { parseJsonLd } from '../../lib/recipe-import/extract/json-ld.js'
 import type { RecipePreview } from '../../lib/recipe-import/preview.js'
 import { hostilePages, ld, recipe } from '../helpers/hostile-inputs.js'
 import { LINEAR_GROWTH, workOf } from '../helpers/work.js'
+import { withoutStructuredData } from '../../scripts/without-structured-data.js'
 
 const PAGE = 'https://cook.example.com/recipes/pancakes/'
 
@@ -457,28 +458,48 @@ function f1 (predicted: Map<string, number>, expected: Map<string, number>): num
 // The corpus grew from 40 to 270 pages (more without structured data); the extractor passed 238 of them, and 252 since
 // the heuristics for pages without structured data (issue 43: headings in more wordings and languages, ingredient
 // lists found by their shape, steps written as paragraphs, the <h1> og:title names) and the page's lists where the
-// structured data gives only part of them (test/lib/recipe-extract-heuristics.test.ts). The floor only rises: raise
-// it with the extractor, never lower it, and never drop a page to meet it.
+// structured data gives only part of them (test/lib/recipe-extract-heuristics.test.ts). The floors only rise: raise
+// them with the extractor, never lower them, and never drop a page to meet them.
 const CORPUS_CASES = 270
 const CORE_PASS_FLOOR = 257
+// The same pages without their JSON-LD and microdata (scripts/without-structured-data.ts): the heuristics read all 270
+// layouts, not only the 36 pages that lack structured data (86% core pass there; 221 of 270 on this reading when it
+// was first measured, against 260 with the structured data). Titles are left out: a page's headline often differs from its recipe's name, which the expected
+// answers hold; the ingredients and steps a page shows should not.
+const WITHOUT_STRUCTURED_DATA_FLOOR = 221
 
-t.test(`development corpus: core pass at least ${CORE_PASS_FLOOR} of ${CORPUS_CASES}`, { skip: !existsSync(path.join(CORPUS, 'manifest.json')) && `corpus not found at ${CORPUS} (../shared/import-corpus next to the repository)` }, async t => {
-  interface Case { id: string, html: string, expected: string, url: string }
-  const manifest = JSON.parse(readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { cases: Case[] }
+interface CorpusCase { id: string, html: string, expected: string, url: string }
+interface CorpusScore { cases: number, passed: number, failures: string[] }
+
+function scoreCorpus (read: (html: string) => string, withTitle: boolean): CorpusScore {
+  const manifest = JSON.parse(readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { cases: CorpusCase[] }
   const failures: string[] = []
   for (const c of manifest.cases) {
     const expected = JSON.parse(readFileSync(path.join(CORPUS, c.expected), 'utf8')) as Record<string, unknown>
-    const r = extractRecipe(readFileSync(path.join(CORPUS, c.html), 'utf8'), c.url)
+    const r = extractRecipe(read(readFileSync(path.join(CORPUS, c.html), 'utf8')), c.url)
     const title = r != null && r.title !== '' && norm(r.title) === norm(expected.title)
     const ingredients = f1(tokens(r?.ingredients.map(i => i.text) ?? []), tokens(asList(expected.ingredients)))
     const steps = f1(tokens(r?.instructions.map(s => s.text) ?? []),
       tokens(asList('instructions_list' in expected ? expected.instructions_list : expected.instructions)))
-    if (!(title && ingredients >= 0.9 && steps >= 0.8)) {
+    if (!((title || !withTitle) && ingredients >= 0.9 && steps >= 0.8)) {
       failures.push(`${c.id} (title ${title ? 1 : 0}, ingredients ${ingredients.toFixed(2)}, steps ${steps.toFixed(2)})`)
     }
   }
-  const passed = manifest.cases.length - failures.length
-  t.ok(manifest.cases.length >= CORPUS_CASES, `${manifest.cases.length} cases, none dropped`)
-  t.ok(passed >= CORE_PASS_FLOOR, `core pass ${passed}/${manifest.cases.length} (${(100 * passed / manifest.cases.length).toFixed(1)}%); failing: ${failures.join(', ') || 'none'}`)
+  return { cases: manifest.cases.length, passed: manifest.cases.length - failures.length, failures }
+}
+
+const noCorpus = !existsSync(path.join(CORPUS, 'manifest.json')) && `corpus not found at ${CORPUS} (../shared/import-corpus next to the repository)`
+
+t.test(`development corpus: core pass at least ${CORE_PASS_FLOOR} of ${CORPUS_CASES}`, { skip: noCorpus }, async t => {
+  const { cases, passed, failures } = scoreCorpus(html => html, true)
+  t.ok(cases >= CORPUS_CASES, `${cases} cases, none dropped`)
+  t.ok(passed >= CORE_PASS_FLOOR, `core pass ${passed}/${cases} (${(100 * passed / cases).toFixed(1)}%); failing: ${failures.join(', ') || 'none'}`)
   if (passed > CORE_PASS_FLOOR) t.comment(`core pass ${passed} is above the floor: raise CORE_PASS_FLOOR to it`)
+})
+
+t.test(`development corpus without structured data: ingredients and steps of at least ${WITHOUT_STRUCTURED_DATA_FLOOR} of ${CORPUS_CASES}`, { skip: noCorpus }, async t => {
+  const { cases, passed, failures } = scoreCorpus(withoutStructuredData, false)
+  t.ok(cases >= CORPUS_CASES, `${cases} cases, none dropped`)
+  t.ok(passed >= WITHOUT_STRUCTURED_DATA_FLOOR, `ingredients and steps ${passed}/${cases} (${(100 * passed / cases).toFixed(1)}%); failing: ${failures.join(', ') || 'none'}`)
+  if (passed > WITHOUT_STRUCTURED_DATA_FLOOR) t.comment(`${passed} is above the floor: raise WITHOUT_STRUCTURED_DATA_FLOOR to it`)
 })
