@@ -11,7 +11,8 @@
 //     and the households' reads and write, each one statement with the service's access rules (bench/households.ts):
 //     GET /mealplan/:id      a meal plan the reader may see, its owner and its planned meals with their recipe summaries
 //     GET /planned?from=&to= the reader's planned meals (calendar and visible plans) within the dates, with the total
-//     GET /grocery/:id       a grocery list the reader sees, its counts and its items in aisle order
+//     GET /grocery/:id       a grocery list the reader sees, its counts and its items in aisle order, each with the
+//                            recipes it came from that the reader may see
 //     POST /from-plan        { mealPlanId, userId }: read the plan's visible recipes, merge their ingredients with the
 //                            service's own functions (lib/grocery.ts), insert the list and its items in one statement
 //   `media`: the uploads family's work without the service around it:
@@ -93,7 +94,7 @@ if (mode === 'hello') {
   const familiesOf = (user: string) => sql`(select fm.family_id from family_members fm where fm.user_id = ${user})`
   const planVisibleTo = (user: string) => sql`(mp.user_id = ${user} or exists (select 1 from shared_meal_plans s
     where s.meal_plan_id = mp.id and (s.user_id = ${user} or s.family_id in ${familiesOf(user)})))`
-  const recipeVisibleTo = (user: string) => sql`(r.author_id = ${user} or (r.published and r.moderation_status in ('approved', 'pending') and (
+  const recipeVisibleTo = (user: string) => sql`(r.author_id = ${user} or (r.published and r.moderation_status in ('approved', 'pending') and not r.author_hidden and (
     r.visibility = 'public'
     or (r.visibility = 'friends'
       and exists (select 1 from follows fa where fa.follower_id = ${user} and fa.following_id = r.author_id)
@@ -132,8 +133,11 @@ if (mode === 'hello') {
       order by ${mealOrder} limit 50`
     return { plannedMeals: rows.map(row => row.meal), pagination: { page: 1, limit: 50, total: rows[0]?.total ?? 0 } }
   })
+  // Each item names the recipes it came from that the reader may see, in plan order (the service's answer since 00a37ce).
   const itemsJson = sql`coalesce(json_agg(json_build_object('id', gi.id, 'name', gi.name, 'quantity', gi.quantity,
       'unit', gi.unit, 'category', gi.category, 'checked', gi.checked, 'note', gi.note, 'position', gi.position,
+      'recipes', coalesce((select json_agg(json_build_object('id', r.id, 'title', r.title, 'slug', r.slug) order by s.n)
+        from unnest(gi.source_recipe_ids) with ordinality as s(id, n) join recipes r on r.id = s.id where ${recipeVisibleTo(viewer)}), '[]'),
       'createdAt', gi.created_at, 'updatedAt', gi.updated_at)
     order by coalesce(array_position(${[...AISLES]}::text[], gi.category), ${AISLES.length}), gi.position, gi.created_at, gi.id), '[]')`
   app.get<{ Params: { id: string } }>('/grocery/:id', async (request, reply) => {

@@ -4,11 +4,12 @@
 import { createId } from '@paralleldrive/cuid2'
 import fp from 'fastify-plugin'
 import type { groceryItems, groceryLists, mealPlans, plannedMeals, recipes } from '../../../db/schema/index.js'
-import { aisleOf, AISLES } from '../../../lib/grocery.js'
+import { aisleOf } from '../../../lib/grocery.js'
 import type { GroceryItemView, GroceryListSummaryView } from '../../../schemas/grocery.js'
 import type { Db } from '../../external/db.js'
 import { groceryListVisibleTo, mealPlanVisibleTo } from './household-access.js'
 import type { Page } from './recipes.js'
+import { groceryListJson, itemOrder, itemSources } from './hot/grocery-list.js'
 import { recipeVisibleTo } from './visibility.js'
 import type { Counted } from './sql.js'
 
@@ -77,14 +78,8 @@ function item (row: ItemRow): GroceryItemView {
   }
 }
 
-/**
- * An item's columns and the recipes it came from, as the reader may see them now: a recipe deleted, made private or
- * hidden since the list was gathered drops out, and a family member never learns a private recipe's title.
- */
-const itemColumns = (db: Db, viewerId: string) => db`gi.*, coalesce((
-    select json_agg(json_build_object('id', r.id, 'title', r.title, 'slug', r.slug) order by s.n)
-    from unnest(gi.source_recipe_ids) with ordinality as s(id, n) join recipes r on r.id = s.id
-    where ${recipeVisibleTo(db, viewerId)}), '[]') as sources`
+/** An item's columns and the recipes it came from, as the reader may see them now (`sources`, hot/grocery-list.ts). */
+const itemColumns = (db: Db, viewerId: string) => db`gi.*, ${itemSources(db, viewerId)} as sources`
 
 const defined = <T extends object>(changes: T) => Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
 
@@ -98,6 +93,9 @@ export const groceryListsRepository = {
     ])
     return { items: rows.map(row => summary(row, viewerId)), total }
   },
+
+  /** The list with its counts and items as the JSON of GroceryList, if the viewer sees it (one statement). */
+  json: groceryListJson,
 
   /** The list with its counts, if the viewer sees it. */
   async find (db: Db, id: string, viewerId: string): Promise<GroceryListSummaryView | null> {
@@ -119,7 +117,7 @@ export const groceryListsRepository = {
   /** Every item of a list, in aisle order, then position. */
   async items (db: Db, listId: string, viewerId: string): Promise<GroceryItemView[]> {
     const rows = await db<ItemRow[]>`select ${itemColumns(db, viewerId)} from grocery_items gi where gi.list_id = ${listId}
-      order by coalesce(array_position(${[...AISLES]}::text[], gi.category), ${AISLES.length}), gi.position, gi.created_at, gi.id`
+      order by ${itemOrder(db)}`
     return rows.map(item)
   },
 

@@ -9,6 +9,7 @@ import {
   NotGroceryListOwner, validationError
 } from '../../../lib/errors.js'
 import { aisleFor, mergeIngredients, servingsFactor, type Contribution } from '../../../lib/grocery.js'
+import type { RawJson } from '../../../lib/raw-json.js'
 import { normalizeIngredients } from '../../../lib/ingredients.js'
 import { optionalText } from '../../../lib/text.js'
 import {
@@ -79,6 +80,13 @@ export function createGroceryListService (fastify: FastifyInstance) {
 
   return {
     get,
+
+    /** What `get` answers, as the JSON PostgreSQL writes (the page's read: one statement, no rows to map). */
+    async json (id: string, viewerId: string): Promise<RawJson<GroceryListView>> {
+      const list = await lists.json(fastify.db, id, viewerId)
+      if (list == null) throw new GroceryListNotFound()
+      return list
+    },
 
     async list (userId: string, page: number, limit: number): Promise<Page<GroceryListSummaryView>> {
       return await lists.list(fastify.db, userId, page, limit)

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AISLES } from '../../../lib/grocery.js'
+import { sendJson } from '../../../lib/raw-json.js'
 import { currentUser } from '../../../plugins/app/auth.js'
 import { described, ErrorRef, Id, Message, pagination, Pagination, PaginationQuery, ref } from '../../../schemas/common.js'
 import {
@@ -77,7 +78,7 @@ const lists: FastifyPluginAsyncTypebox = async fastify => {
       params: Params,
       response: { 200: One('The list'), 404: ErrorRef }
     }
-  }, async request => ({ groceryList: await service.get(request.params.groceryListId, currentUser(request).id) }))
+  }, async (request, reply) => await sendJson(reply, { groceryList: await service.json(request.params.groceryListId, currentUser(request).id) }))
 
   fastify.put('/:groceryListId', {
     schema: {

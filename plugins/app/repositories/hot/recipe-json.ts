@@ -24,7 +24,7 @@ export function viewerFlags (db: Db, id: string | Fragment | null) {
 }
 
 /** A timestamp as JSON text the way Date.toISOString writes it (UTC, milliseconds, truncated like a parsed Date). */
-const isoTime = (db: Db, column: Fragment) => db`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+export const isoTime = (db: Db, column: Fragment): Fragment => db`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /**
  * mapRecipe's object built by PostgreSQL (a `json` value of `recipes r` and `users a`), for the reads sent as

@@ -155,4 +155,8 @@ t.test('each gathered line names the recipes it came from, as the reader may see
   const after = json(await as(app, owner, 'GET', `/api/grocerylists/${list.id}`)).groceryList
   t.same(sources(after.items).flour, ['Pancakes'], 'a deleted recipe drops out of the lines it fed')
   t.same(sources(after.items).salt, ['Secret stew'])
+  for (const viewer of [owner, member]) {
+    t.same(json(await as(app, viewer, 'GET', `/api/grocerylists/${list.id}`)).groceryList, await app.groceryListService.get(list.id, viewer.id),
+      'the page (JSON PostgreSQL writes) answers what the service maps from rows, recipes included')
+  }
 })

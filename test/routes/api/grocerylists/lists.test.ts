@@ -52,6 +52,37 @@ t.test('grocery lists: create, read, list, rename, delete', async t => {
   t.equal((await app.inject('/api/grocerylists')).statusCode, 401, 'sign-in required')
 })
 
+t.test('the page is written by PostgreSQL: the same answer as the rows the service maps, odd values included', async t => {
+  const app = await build(t)
+  const [owner, member, stranger] = await Promise.all([registerUser(app), registerUser(app), registerUser(app)])
+  const family = await makeFamily(app, owner, [member])
+  const list = await createList(app, owner, {
+    name: 'Odd "values" \\ list',
+    familyId: family.id,
+    items: [
+      { name: 'flour', quantity: 0.333, unit: 'cup' },
+      { name: 'salt', quantity: 1e-7, note: 'a "pinch" \\ to taste\nor more 🍅' },
+      { name: 'eggs', quantity: 12, checked: true },
+      { name: 'mystery' }
+    ]
+  })
+  // An aisle this version does not know (written by an older or newer one) reads as "other"; stored timestamps keep
+  // microseconds, which both answers truncate to milliseconds.
+  await app.db`update grocery_items set category = 'aisle-of-the-future', created_at = '2031-02-03 04:05:06.789999+00' where list_id = ${list.id} and name = 'mystery'`
+  await app.db`update grocery_lists set updated_at = '2031-02-03 04:05:06.000001+00' where id = ${list.id}`
+  for (const viewer of [owner, member]) {
+    const page = await getList(app, viewer, list)
+    t.same(page, await app.groceryListService.get(list.id, viewer.id), 'GET answers the service\'s mapped rows')
+    t.match(page, { isOwner: viewer === owner, itemCount: 4, checkedCount: 1, updatedAt: '2031-02-03T04:05:06.000Z' })
+  }
+  const mystery = (await getList(app, owner, list)).items.find((i: { name: string }) => i.name === 'mystery')
+  t.match(mystery, { category: 'other', createdAt: '2031-02-03T04:05:06.789Z', recipes: [] })
+  t.equal((await as(app, stranger, 'GET', `/api/grocerylists/${list.id}`)).statusCode, 404, 'a stranger: 404')
+  const empty = await createList(app, owner, { name: 'Empty' })
+  t.same(await getList(app, owner, empty), await app.groceryListService.get(empty.id, owner.id), 'a list without items: the same')
+  t.same((await getList(app, owner, empty)).items, [])
+})
+
 t.test('validation and bounds', async t => {
   const app = await build(t)
   const owner = await registerUser(app)
