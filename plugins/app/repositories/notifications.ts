@@ -8,7 +8,7 @@ import { json, type Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
 import { wantsEmail, wantsPush } from './notification-delivery.js'
 import { countShown, notificationShown } from './notification-visibility.js'
-import { unreadCountSession } from './hot/unread-count.js'
+import { unreadCountSessions } from './hot/unread-count.js'
 import type { Counted, Flagged } from './sql.js'
 import { visibleToFollower } from './visibility.js'
 
@@ -107,7 +107,7 @@ export const notificationsRepository = {
   },
 
   /** The unread count read with the session check: what every client polls, in one statement (hot/unread-count.ts). */
-  unreadCountSession,
+  unreadCountSessions,
 
   /** Marks one of the user's notifications read; null when it is not theirs, not shown to them, or does not exist. */
   async markRead (db: Db, userId: string, id: string): Promise<NotificationView | null> {

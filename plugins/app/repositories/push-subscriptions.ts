@@ -6,7 +6,7 @@ import { NOTIFICATION_TYPES, type notificationPreferences, type pushSubscription
 import type { NotificationType, PushPreferencesView } from '../../../schemas/push.js'
 import type { Db } from '../../external/db.js'
 import type { Page } from './recipes.js'
-import { sessionWith, type SessionState } from './hot/session.js'
+import { sessionsWith, type SessionKey, type SessionState } from './hot/session.js'
 import type { Counted } from './sql.js'
 
 declare module 'fastify' {
@@ -118,9 +118,9 @@ export const pushSubscriptionsRepository = {
     return withDefaults(Object.fromEntries(rows.map(r => [r.type, r.push])))
   },
 
-  /** The preferences read with the session check (the route's `sessionRead`), in one statement. */
-  async preferencesSession (db: Db, userId: string, jti: string): Promise<{ session: SessionState, value: PushPreferencesView } | null> {
-    return await sessionWith(db, userId, jti,
+  /** Preferences read with their session checks (the route's `sessionRead`), in one statement. */
+  async preferencesSessions (db: Db, checks: SessionKey[]): Promise<Array<{ session: SessionState, value: PushPreferencesView } | null>> {
+    return await sessionsWith(db, checks,
       db`coalesce((select json_object_agg(p.type, p.push) from notification_preferences p where p.user_id = u.id), '{}') as stored`,
       (row: { stored: Partial<Record<NotificationType, boolean>> }) => withDefaults(row.stored))
   },

@@ -13,7 +13,7 @@ import { escapeLike, type Counted } from './sql.js'
 import { followerCount, followingCount, publicFields, type UserViewRow } from './user-views.js'
 import { recipeVisibleTo } from './visibility.js'
 import { findForLogin, recordSuccessfulLogin } from './hot/login.js'
-import { self, selfSession } from './hot/me.js'
+import { self, selfSessions } from './hot/me.js'
 import { sessionStates, type AuthState } from './hot/session.js'
 
 declare module 'fastify' {
@@ -88,7 +88,7 @@ export const usersRepository = {
   sessionStates,
 
   /** The session check and the own profile in one statement (GET /api/auth/me, hot/me.ts). */
-  selfSession,
+  selfSessions,
 
   /** The account of an email or username key, with its password hash (hot/login.ts). */
   findForLogin,

@@ -63,7 +63,7 @@ export function createNotificationService (fastify: FastifyInstance) {
     },
 
     /** The unread count read with the session check: a `sessionRead` for GET /api/notifications/unread-count. */
-    unreadCountSession: repo.unreadCountSession satisfies SessionRead<number>,
+    unreadCountSession: repo.unreadCountSessions satisfies SessionRead<number>,
 
     async markRead (userId: string, id: string): Promise<NotificationView> {
       const notification = await repo.markRead(fastify.db, userId, id)

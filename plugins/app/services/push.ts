@@ -231,7 +231,7 @@ export function createPushService (fastify: FastifyInstance) {
     },
 
     /** The preferences read with the session check: a `sessionRead` for GET /api/push-notifications/preferences. */
-    preferencesSession: repo.preferencesSession satisfies SessionRead<Record<NotificationType, boolean>>,
+    preferencesSession: repo.preferencesSessions satisfies SessionRead<Record<NotificationType, boolean>>,
 
     /** Sets the given switches; the others stay. The answer is every switch. */
     async updatePreferences (userId: string, patch: Partial<Record<NotificationType, boolean>>, db: Db = fastify.db): Promise<Record<NotificationType, boolean>> {

@@ -95,7 +95,7 @@ export function createUserService (fastify: FastifyInstance) {
     own,
 
     /** The own profile read with the strict session check (a `sessionRead`): GET /api/auth/me in one statement. */
-    ownSession: users.selfSession satisfies SessionRead<UserSelfView>,
+    ownSession: users.selfSessions satisfies SessionRead<UserSelfView>,
 
     /** Only the profile fields are taken; the answer is the updated own profile. */
     async updateProfile (userId: string, input: ProfileInput): Promise<UserSelfView> {

@@ -2,7 +2,7 @@
 import type { UserSelfView } from '../../../../schemas/users.js'
 import type { Db } from '../../../external/db.js'
 import { followerCount, followingCount, mapSelf, type SelfRow } from '../user-views.js'
-import { sessionWith, type SessionState } from './session.js'
+import { sessionsWith, type SessionKey, type SessionState } from './session.js'
 import { reusedPart } from './sql.js'
 
 /** The own profile's columns of `users u`: userColumns as its owner sees them (every one of their recipes counts). */
@@ -12,9 +12,9 @@ const selfColumns = reusedPart(1, (db: Db) => db`
   ${followerCount(db)} as follower_count, ${followingCount(db)} as following_count,
   u.plan_id, u.updated_at`)
 
-/** The session check and the own profile in one statement (one round trip, not two). bench: me. */
-export async function selfSession (db: Db, id: string, jti: string): Promise<{ session: SessionState, value: UserSelfView } | null> {
-  return await sessionWith(db, id, jti, selfColumns(db), mapSelf)
+/** Session checks and each one's own profile in one statement (one round trip, not two). bench: me. */
+export async function selfSessions (db: Db, checks: SessionKey[]): Promise<Array<{ session: SessionState, value: UserSelfView } | null>> {
+  return await sessionsWith(db, checks, selfColumns(db), mapSelf)
 }
 
 /** The own profile. bench: login (the answer's user). */

@@ -121,16 +121,28 @@ t.test('simultaneous strict checks, read together, judge each token on its own',
   await setAccountStatus(app, banned, { banned: true })
   const refused = [revoked, outdated, deactivated, banned]
 
-  // Each caller several times, interleaved, all at once: the checks share statements.
+  // Half the good users switched off one push notification: each answer must be its caller's own.
+  await Promise.all(good.filter((_, i) => i % 2 === 1).map(async u =>
+    await app.inject({ method: 'PUT', url: '/api/push-notifications/preferences', headers: bearer(u), payload: { like: false } })))
+
+  // Each caller several times on the plain check and on each route whose statement reads its answer beside the check
+  // (config.sessionRead), interleaved, all at once: the checks of one kind share statements.
+  const own = {
+    '/api/users/profile': (body: any, u: { id: string }) => body.user.id === u.id,
+    '/api/auth/me': (body: any, u: { id: string, email: string }) => body.user.id === u.id && body.user.email === u.email,
+    '/api/notifications/unread-count': (body: any) => body.unreadCount === 0,
+    '/api/push-notifications/preferences': (body: any, u: { id: string }) => body.preferences.like === (good.indexOf(u as never) % 2 === 0)
+  }
   const callers = Array.from({ length: 4 }, () => [...good, ...refused]).flat()
-  const answers = await Promise.all(callers.map(async u => ({ u, res: await profile(u) })))
-  for (const { u, res } of answers) {
+  const calls = Object.keys(own).flatMap(url => callers.map(u => ({ u, url: url as keyof typeof own })))
+  const answers = await Promise.all(calls.map(async ({ u, url }) => ({ u, url, res: await app.inject({ url, headers: bearer(u) }) })))
+  for (const { u, url, res } of answers) {
     if (refused.includes(u)) {
-      t.equal(res.statusCode, 401, 'refused')
+      t.equal(res.statusCode, 401, `${url}: refused`)
       t.same(json(res), { error: 'Invalid or expired token' })
     } else {
-      t.equal(res.statusCode, 200)
-      t.equal(json(res).user.id, u.id, 'their own profile')
+      t.equal(res.statusCode, 200, url)
+      t.ok(own[url](json(res), u), `${url}: their own answer`)
     }
   }
   t.equal((await profile({ token: json(changed).token })).statusCode, 200, 'the new token of the password change works')
