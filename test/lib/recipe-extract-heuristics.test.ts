@@ -285,6 +285,41 @@ t.test('microdata: the quantity beside the property, a list run together, the in
   t.same(ingredients(extract(joined)), ['2 kohlrabi', '6 potatoes', '1 onion'])
 })
 
+t.test('headings: an article before the word ("Les ingrédients de la recette", "Die Zubereitung")', async t => {
+  const french = extract(page(`<h2>Les ingrédients de la recette</h2><ul><li>2 concombres</li><li>1 gousse d'ail</li></ul>
+    <h2>La préparation de la recette</h2><p>Râpez les concombres et égouttez-les.</p><p>Mélangez avec l'ail pilé.</p>`))
+  t.same(ingredients(french), ['2 concombres', "1 gousse d'ail"])
+  t.same(steps(french), ['Râpez les concombres et égouttez-les.', "Mélangez avec l'ail pilé."])
+  const german = extract(page(`<h2>Die Zutaten</h2><ul><li>2 Eier</li><li>200 g Mehl</li></ul>
+    <h2>Die Zubereitung</h2><p>Eier und Mehl verrühren.</p>`))
+  t.same(steps(german), ['Eier und Mehl verrühren.'])
+})
+
+t.test('furniture: a "widget" class around the page\'s <h1>, or on a heading, is content', async t => {
+  const r = extract(page(`<div class="widget-area-main"><div class="recipe widget"><h1>Tomato Soup</h1>
+    <h3 class="widget-title">Ingredients</h3><ul><li>4 tomatoes</li><li>1 onion</li></ul>
+    <h3 class="widget-title">Directions</h3><p>Chop the tomatoes and the onion.</p><p>Simmer for twenty minutes.</p></div></div>
+    <div class="widget-area-side"><h3>Popular</h3><ul><li>3 ways with eggs</li><li>5 quick pastas</li><li>2 cakes</li></ul></div>`))
+  t.same(ingredients(r), ['4 tomatoes', '1 onion'])
+  t.same(steps(r), ['Chop the tomatoes and the onion.', 'Simmer for twenty minutes.'])
+})
+
+t.test('steps: an <aside> set into a step ("Learn more") is not a step and does not end them', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><ul><li>2 cups rye flour</li><li>1 egg</li></ul>
+    <h4>Instructions</h4><ol><li><p>Whisk the flour with the egg.</p><aside><h4>Learn more</h4><a href="/blog/rye">All about rye</a><p>By A. Writer</p></aside></li>
+    <li><p>Roll into balls and bake them.</p></li><li><p>Cool on the pan.</p></li></ol>`))
+  t.same(steps(r), ['Whisk the flour with the egg.', 'Roll into balls and bake them.', 'Cool on the pan.'])
+})
+
+t.test('headings: a table of contents entry ("How to Make It" as a link) is not the steps\' heading', async t => {
+  const r = extract(page(`<ul><li><a href="#why">Why I love this recipe</a></li><li><a href="#how">How to Make It</a></li></ul>
+    <h2 id="why">Why I love this recipe</h2><p>It is a long story about summers at the lake, told over many sentences. It goes on and on about the weather and the view.</p>
+    <p>Another paragraph of the story follows here, about the neighbours and their garden. It is also long and has nothing to cook.</p>
+    <h3>Ingredients</h3><ul><li>3 cups milk</li><li>1 pound cake</li></ul>
+    <h3>Instructions</h3><ul><li>Whisk the milk.</li><li>Layer the cake.</li></ul>`))
+  t.same(steps(r), ['Whisk the milk.', 'Layer the cake.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

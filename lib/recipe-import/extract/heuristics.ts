@@ -74,13 +74,15 @@ function classKind (el: Element): Kind | null {
 /** Class names holding these words are sign-up boxes and adverts wherever they sit ("article-newsletter-signup-cta"). */
 const PROMO_CLASS = /newsletter|subscribe|signup|sign-up|optin|opt-in|advert/
 
-function isFurniture (el: Element, name: string): boolean {
+function isFurniture (el: Element, name: string, main: Set<AnyNode>): boolean {
   if (name === 'body' || name === 'main' || name === 'article' || name === 'html') return false
   const role = el.attribs.role
   if (role != null && SKIP_ROLES.has(role.toLowerCase())) return true
   if (el.attribs['aria-hidden'] === 'true') return true
   const cls = el.attribs.class
-  if (cls == null || cls === '') return false
+  // A "widget" or "widget-area" around the page's <h1> (or marked role=main) is the page's content, not its furniture;
+  // a heading classed "widget-title" is a heading (the widget around it, if any, is furniture by its own class).
+  if (cls == null || cls === '' || main.has(el) || role === 'main' || /^h[1-6]$/.test(name)) return false
   for (const token of cls.toLowerCase().split(/\s+/)) if (FURNITURE_CLASS.test(token) || PROMO_CLASS.test(token)) return true
   return false
 }
@@ -120,9 +122,20 @@ function severalCells (row: AnyNode | null): boolean {
   return false
 }
 
+/** The elements around the page's <h1>s (a bounded walk up from each). */
+function aroundHeadings (page: Page): Set<AnyNode> {
+  const out = new Set<AnyNode>()
+  for (const h1 of page.h1Elements) {
+    let depth = 0
+    for (let n: AnyNode | null = h1.parent; n != null && depth < 200 && !out.has(n); n = n.parent, depth++) out.add(n)
+  }
+  return out
+}
+
 /** The page as lines, in document order. */
 export function pageLines (page: Page): Line[] {
   const body: AnyNode = page.body
+  const main = aroundHeadings(page)
   const lines: Line[] = []
   let buffer: string[] = []
   let bufferLength = 0
@@ -196,7 +209,8 @@ export function pageLines (page: Page): Line[] {
       continue
     }
     const name = node.name.toLowerCase()
-    if (SKIP.has(name) || isFurniture(node, name) || (itemDepth > 0 && isHidden(node))) continue
+    // An <aside> inside a list item is a box set into a step ("Learn more" and a link to an article), not the step.
+    if (SKIP.has(name) || isFurniture(node, name, main) || (itemDepth > 0 && (isHidden(node) || name === 'aside'))) continue
     if (name === 'br' && open[open.length - 1].cell && bufferLength < MAX_LINE_CHARS) {
       buffer.push(' ')
       bufferLength++
@@ -291,6 +305,8 @@ function sameIngredient (amount: Line, name: Line): boolean {
 const END = String.raw`(?=$|[\s:(\-–—,.!*：（【\[|])`
 /** Words that qualify the heading of a whole recipe's list: "Recipe ingredients", "Step-by-step instructions". */
 const QUALIFIER = String.raw`(?:(?:the|your|our|recipe|cooking|baking|preparation|step[- ]by[- ]step|detailed|full|complete|easy|simple|basic)\s+)?`
+/** An article before the heading's word: "Les ingrédients de la recette", "Die Zubereitung", "De bereiding". */
+const ARTICLE = String.raw`(?:(?:les|la|le|die|der|de|het|gli|il|los|las|el|os|as)\s+|l['’]\s?)?`
 const INGREDIENT_WORDS = [
   String.raw`ingredients?(?:\s+list)?`, String.raw`what you(?:'|’)?ll need`, String.raw`you(?:'|’)?ll need`, 'you will need',
   'shopping list', 'zutatenliste', 'zutaten', 'ingrédients', 'ingredienti', 'ingredientes', String.raw`ingredi[eë]nten(?:lijst)?`, 'benodigdheden',
@@ -311,8 +327,8 @@ const INSTRUCTION_WORDS = [
   'אופן ההכנה', 'הוראות הכנה', 'طريقة التحضير', 'طريقة العمل', '作り方', '做法', '作法', '步骤', '制作方法', '製作方法',
   '만드는 ?법', '조리 ?방법', '조리법', 'วิธีทำ'
 ]
-const INGREDIENTS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INGREDIENT_WORDS.join('|')})${END}`, 'iu')
-const INSTRUCTIONS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INSTRUCTION_WORDS.join('|')})${END}`, 'iu')
+const INGREDIENTS_HEADING = new RegExp(String.raw`^${ARTICLE}${QUALIFIER}(?:${INGREDIENT_WORDS.join('|')})${END}`, 'iu')
+const INSTRUCTIONS_HEADING = new RegExp(String.raw`^${ARTICLE}${QUALIFIER}(?:${INSTRUCTION_WORDS.join('|')})${END}`, 'iu')
 const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and tricks)?|nutrition(?:al)?(?: facts| information| info)?|video|equipment|comments?|reviews?|related(?: recipes| posts)?|you may also like|share(?: this)?|print(?: recipe)?|leave a (?:reply|comment)|serving suggestions?|storage|faqs?|notizen|tipps?|hinweise?|nährwerte|conseils?|astuces?|consigli|valori nutrizionali|notas?|consejos|opmerkingen|tip|information nutritionnelle|rate this recipe|did you make this|more recipes(?: for)?|meer recepten|mehr rezepte|plus de recettes|altre ricette|más recetas|mais receitas|flere oppskrifter|gerelateerde recepten|verwandte rezepte|ähnliche rezepte|recettes similaires|ricette correlate|recetas relacionadas|receitas relacionadas|lignende oppskrifter)${END}`, 'iu')
 /** A heading ending in such a word ("Pro Tips", "Make-Ahead and Storage", "Tools You'll Need") ends a section too. */
 const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|substitutions?|storage|equipment|tools(?: you(?:'|’)?ll need)?|faqs?|questions)[\s:!?.]*$/iu
@@ -321,7 +337,8 @@ const HEADING_TAIL = 40
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
 
 function headingKind (line: Line): Kind | 'stop' | null {
-  if (line.text.length > 60) return null
+  // A list item that is a link is an entry of a table of contents ("How to make it" pointing down the page).
+  if (line.text.length > 60 || (line.link && line.item)) return null
   const test = (re: RegExp): boolean => {
     const m = re.exec(line.text)
     return m != null && line.text.length - m[0].length <= HEADING_TAIL
