@@ -320,6 +320,29 @@ t.test('headings: a table of contents entry ("How to Make It" as a link) is not 
   t.same(steps(r), ['Whisk the milk.', 'Layer the cake.'])
 })
 
+t.test('steps: prose inside a step block classed like ingredients ("step-ingredients") is the step', async t => {
+  const r = extract(page(`<div class="recipe-instructions"><h2>Zubereitung</h2>
+    <div class="step-ingredients"><ul><li>800 g Gnocchi</li><li>Salz</li></ul><p>Gnocchi in Salzwasser al dente kochen.</p></div>
+    <div class="step-ingredients"><ul><li>2 Zwiebeln</li></ul><p>Zwiebeln schälen und in feine Streifen schneiden.</p></div></div>`))
+  t.same(steps(r), ['Gnocchi in Salzwasser al dente kochen.', 'Zwiebeln schälen und in feine Streifen schneiden.'])
+})
+
+t.test('headings: Dutch "Instructies"', async t => {
+  const r = extract(page(`<h2>Ingrediënten</h2><ul><li>1 kip</li><li>2 uien</li></ul>
+    <h2>Instructies</h2><div>Breng water aan de kook met de uien.</div><div>Leg de kip erin en laat een uur koken.</div>`))
+  t.same(steps(r), ['Breng water aan de kook met de uien.', 'Leg de kip erin en laat een uur koken.'])
+})
+
+t.test('embedded state: steps cut to a teaser give way to the page\'s full list of them', async t => {
+  const state = { props: { recipe: { ingredients: ['1 chicken', '2 onions'], instructions: ['Boil water with the onions.', 'Add the chicken.'] } } }
+  const r = extract(page(`<h2>Instructions</h2><ol><li>Boil water with the onions.</li><li>Add the chicken.</li>
+    <li>Simmer for an hour, skimming the foam now and then.</li><li>Lift the chicken out and let it cool down.</li>
+    <li>Strain the broth through a fine sieve.</li><li>Pick the meat off the bones and serve it with the broth.</li></ol>
+    <script id="__NEXT_DATA__" type="application/json">${JSON.stringify(state)}</script>`))
+  t.same(ingredients(r), ['1 chicken', '2 onions'])
+  t.equal(r.instructions.length, 6)
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

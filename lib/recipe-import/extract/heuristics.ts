@@ -318,7 +318,7 @@ const INSTRUCTION_WORDS = [
   'instructions?', 'directions?', 'method', 'preparation', String.raw`how to make(?: it)?`, 'steps', 'procedure',
   String.raw`zubereitung(?:sschritte)?`, 'arbeitsschritte', 'anleitung', String.raw`so geht(?:'|’)?s`, String.raw`so wird(?:'|’)?s gemacht`, 'préparation', 'étapes',
   'preparazione', 'procedimento', 'istruzioni', 'preparación', 'elaboración', 'instrucciones', 'pasos',
-  String.raw`modo de prepar(?:o|a|ación)`, 'preparo', 'preparação', 'como fazer', String.raw`bereiding(?:swijze)?`, 'werkwijze',
+  String.raw`modo de prepar(?:o|a|ación)`, 'preparo', 'preparação', 'como fazer', String.raw`bereiding(?:swijze)?`, 'werkwijze', 'instructies', 'stappen',
   'zo maak je het', 'fremgangsmåte', 'fremgangsmåde', 'slik gjør du', 'sådan gør du', 'så gör du', 'gör så här',
   'tillagning', 'tilberedning', 'instruktioner', String.raw`valmistus(?:ohje)?`, 'przygotowanie', 'sposób przygotowania',
   'wykonanie', String.raw`postup(?: prípravy)?`, 'příprava', 'príprava', 'priprema', 'postupak', 'priprava', 'postopek',
@@ -432,8 +432,10 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
     if (kind === 'instructions' && line.link) continue
     // Links right under the heading ("[edit]", "Jump to the recipe") are the heading's own, not the section's start.
     if (line.link && out.length === 0 && !/\d/.test(line.text)) continue
-    // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps.
-    if (heading.kind === kind && line.kind != null && line.kind !== kind) continue
+    // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps; a
+    // paragraph of prose is one, even in a block classed "step-ingredients".
+    if (heading.kind === kind && line.kind != null && line.kind !== kind &&
+      (kind === 'ingredients' || line.item || line.text.length < 20 || !/[.!?。]$/.test(line.text))) continue
     if (scope == null) {
       const ancestor = commonAncestor(parentOf(heading.block), line.block)
       const tag = ancestor != null && isElement(ancestor) ? ancestor.name.toLowerCase() : 'body'
