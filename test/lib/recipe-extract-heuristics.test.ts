@@ -343,6 +343,29 @@ t.test('embedded state: steps cut to a teaser give way to the page\'s full list 
   t.equal(r.instructions.length, 6)
 })
 
+t.test('sections: a recipe card\'s bare "Instructions" right under its ingredients beats a blog\'s "How to Make" account', async t => {
+  const blog = `<h2>How to Make Hot Cocoa at Home</h2><p>You need very little to whip up this comforting drink, and here is what goes in it:</p>
+    <ul><li>Almond milk. Choose a plain and unsweetened one, it keeps the drink light and lets the cocoa come through.</li>
+    <li>Cocoa powder. Pure cocoa gives all the chocolate flavour, so use a good one that you like the taste of.</li>
+    <li>Coconut butter. The secret to a creamy cup; you will not taste the coconut, only a subtle nuttiness.</li>
+    <li>Cinnamon. Optional but recommended, a gentle spice that balances the rich chocolate flavour of the cup.</li>
+    <li>Sweetener. Use as much or as little as you like; maple syrup or coconut sugar work just as well here.</li></ul>`
+  const r = extract(page(`${blog}<div class="recipe-card"><h3>Ingredients</h3><ul><li>2 cups almond milk</li><li>2 tbsp cocoa powder</li></ul>
+    <div class="recipe-instructions"><h3>Instructions</h3><ol><li>Heat the almond milk in a small saucepan until it steams.</li>
+    <li>Once warm, whisk in the cocoa powder and the coconut butter until smooth.</li><li>Serve immediately and enjoy!</li></ol></div></div>`))
+  t.same(steps(r), ['Heat the almond milk in a small saucepan until it steams.', 'Once warm, whisk in the cocoa powder and the coconut butter until smooth.',
+    'Serve immediately and enjoy!'])
+})
+
+t.test('steps: numbered step titles set as higher headings ("<h1>2 Mix</h1>") do not end the steps', async t => {
+  const r = extract(page(`<h3>Ingredients</h3><ul><li>650 g pastry sheets</li><li>500 g cheese</li></ul>
+    <h3>Method</h3><h1>1 Grease the tin</h1><p>Brush a round tin with oil and lay two sheets in it.</p>
+    <h1>2 Mix</h1><p>Whisk the water, salt and the rest of the oil together.</p>
+    <h1>3 Bake</h1><p>Bake for forty minutes at 210 degrees.</p>`))
+  t.same(steps(r), ['Brush a round tin with oil and lay two sheets in it.', 'Whisk the water, salt and the rest of the oil together.',
+    'Bake for forty minutes at 210 degrees.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -336,6 +336,12 @@ const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|s
 const HEADING_TAIL = 40
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
 
+/** A heading that is its word alone ("Ingredients", "Method:", "Die Zubereitung"), nothing after it. */
+function bareHeading (text: string, kind: Kind): boolean {
+  const m = (kind === 'ingredients' ? INGREDIENTS_HEADING : INSTRUCTIONS_HEADING).exec(text)
+  return m != null && /^[\s:：.!*()\-–—]*$/.test(text.slice(m[0].length))
+}
+
 function headingKind (line: Line): Kind | 'stop' | null {
   // A list item that is a link is an entry of a table of contents ("How to make it" pointing down the page).
   if (line.text.length > 60 || (line.link && line.item)) return null
@@ -361,6 +367,8 @@ function isSubheading (line: Line): boolean {
 /** Lines that only number a step ("1", "Step 2") or are page furniture. */
 // (Letters of every script count: Korean or Russian text is not punctuation.)
 const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|[^\p{L}\p{N}]*)$/iu
+/** "2 Mix the filling", "Step 3: Bake": a step's numbered title. */
+const STEP_TITLE = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|korak|krok|steg|trin)\s*)?\d{1,2}\s*[.):]?\s+\p{L}/iu
 /** Prose: two sentences or more. */
 const SENTENCES = /[.!?]\s+\p{Lu}[^.!?]*[.!?]/u
 
@@ -427,7 +435,9 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       const next = lines[j + 1]
       const group = kind === 'ingredients' && line.text.length <= 40 && next != null && next.item &&
         startsLikeIngredient(next.text) && headingKind(next) == null
-      if (!group) break
+      // A numbered heading among the steps ("2 Mix the filling") is the title of the next step, whatever its level.
+      const titled = kind === 'instructions' && line.text.length <= 80 && STEP_TITLE.test(line.text)
+      if (!group && !titled) break
     }
     if (kind === 'instructions' && line.link) continue
     // Links right under the heading ("[edit]", "Jump to the recipe") are the heading's own, not the section's start.
@@ -475,17 +485,24 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
   // A heading inside a recipe card's ingredients/instructions container ("wprm-recipe-instructions") is the card's
   // own; a blog's "How to make it" above the card is not. Steps written as a list are a recipe's, prose an article's.
   if (heading.kind === kind) score *= 2
+  // The bare word ("Instructions") heads a recipe's own list; "How to Make Greek Yogurt Bowls" heads a blog's account.
+  if (bareHeading(heading.text, kind)) score *= 1.5
   if (kind === 'instructions' && items > 0 && items === out.length) score *= 1.3
   return { lines: out, score, end, list }
 }
 
-function bestByHeading (lines: Line[], kind: Kind): Section | null {
+/**
+ * The best section under a heading of `kind`. `after`: where the ingredients end; steps whose heading comes right
+ * after them (a recipe card's "Instructions" under its list) count more than an account of the recipe higher up.
+ */
+function bestByHeading (lines: Line[], kind: Kind, after = -1): Section | null {
   let best: Section | null = null
   let tried = 0
   for (let i = 0; i < lines.length && tried < 30; i++) {
     if (headingKind(lines[i]) !== kind) continue
     tried++
     const section = sectionAfter(lines, i, kind)
+    if (after >= 0 && i > after && i - after <= 3) section.score *= 1.5
     if (section.lines.length > 0 && section.score > 0 && (best == null || section.score > best.score)) best = section
   }
   return best
@@ -526,8 +543,8 @@ function bestByContainer (lines: Line[], kind: Kind): Section | null {
   return best
 }
 
-function findSection (lines: Line[], kind: Kind): Section | null {
-  const byHeading = bestByHeading(lines, kind)
+function findSection (lines: Line[], kind: Kind, after = -1): Section | null {
+  const byHeading = bestByHeading(lines, kind, after)
   const byContainer = bestByContainer(lines, kind)
   if (byHeading == null) return byContainer
   if (byContainer == null) return byHeading
@@ -1124,9 +1141,10 @@ export function pageStepsUnderTitles (lines: Line[], steps: RawStep[]): RawStep[
 export function extractHeuristics (page: Page, context: PageContext, lines: Line[] | null): RawRecipe {
   const out = pageMeta(page, context)
   if (lines == null) return out
-  const steps = findSection(lines, 'instructions')
+  const listed = findSection(lines, 'ingredients')
+  const steps = findSection(lines, 'instructions', listed?.end)
   // With steps under their heading the page is a recipe: a list of quantities without measures is its ingredients.
-  const ingredients = betterOf(findSection(lines, 'ingredients'), lines, steps != null)
+  const ingredients = betterOf(listed, lines, steps != null)
   const instructions = steps ??
     (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients)))
   if (ingredients != null) {
