@@ -366,6 +366,15 @@ t.test('steps: numbered step titles set as higher headings ("<h1>2 Mix</h1>") do
     'Bake for forty minutes at 210 degrees.'])
 })
 
+t.test('containers: sibling step blocks ("<div class="step">" each) are one list of steps', async t => {
+  const r = extract(page(`<div class="ingredients"><ul><li>4 sheets filo pastry</li><li>200 g prunes</li><li>2 onions</li></ul></div>
+    <div class="col"><div class="step"><h2>Part 1</h2><div>Soak the prunes in warm water for an hour.</div></div>
+    <div class="step"><h2>Part 2</h2><div>Heat the oven to 240 degrees.</div></div>
+    <div class="step"><h2>Part 3</h2><div>Fry the onions in a little oil until soft and golden, about ten minutes.</div></div></div>`))
+  t.same(steps(r), ['Soak the prunes in warm water for an hour.', 'Heat the oven to 240 degrees.',
+    'Fry the onions in a little oil until soft and golden, about ten minutes.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

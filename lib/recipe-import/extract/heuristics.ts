@@ -510,10 +510,17 @@ function bestByHeading (lines: Line[], kind: Kind, after = -1): Section | null {
 
 function bestByContainer (lines: Line[], kind: Kind): Section | null {
   const groups = new Map<Element, number[]>()
+  // Sibling containers one after the other ("<div class="instruction">" a step) are one list: the first names it.
+  let last: Element | null = null
+  let lastKey: Element | null = null
   lines.forEach((line, i) => {
     if (line.kind !== kind || line.container == null) return
-    const list = groups.get(line.container)
-    if (list == null) groups.set(line.container, [i])
+    const same = last != null && (line.container === last || (line.container.parent != null && line.container.parent === last.parent))
+    const key = same && lastKey != null ? lastKey : line.container
+    last = line.container
+    lastKey = key
+    const list = groups.get(key)
+    if (list == null) groups.set(key, [i])
     else if (list.length < LIMITS.steps * 2) list.push(i)
   })
   let best: Section | null = null
