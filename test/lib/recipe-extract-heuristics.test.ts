@@ -375,6 +375,18 @@ t.test('containers: sibling step blocks ("<div class="step">" each) are one list
     'Fry the onions in a little oil until soft and golden, about ten minutes.'])
 })
 
+t.test('steps: a numbered list above the box of ingredients, without a heading, is the steps', async t => {
+  const r = extract(page(`<p>A stew from the south, slow and sour.</p><h2>The recipe</h2><h3>A day ahead</h3>
+    <ol><li>Cut the beef into large chunks.</li><li>Marinate the chunks overnight in water, vinegar and the spices.</li>
+    <li>Brown the meat on all sides and stew it for three hours.</li></ol>
+    <h2>Notes</h2><ol><li>It keeps three days in the fridge and tastes better for it.</li><li>Freeze it in portions if you made a lot.</li></ol>
+    <div class="recipe-box"><h2>Ingredients</h2><div>Voor 4 tot 6 personen:</div>
+    <ul><li>1 kg stewing beef</li><li>400 ml vinegar</li><li>3 onions</li></ul></div>`))
+  t.same(ingredients(r), ['1 kg stewing beef', '400 ml vinegar', '3 onions'], '"Voor 4 tot 6 personen:" is the yield')
+  t.same(steps(r), ['Cut the beef into large chunks.', 'Marinate the chunks overnight in water, vinegar and the spices.',
+    'Brown the meat on all sides and stew it for three hours.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {
@@ -392,6 +404,8 @@ function shapedPages (size: number): Record<string, string> {
     'amounts set apart in list items': page('<h2>Ingredients</h2><ul>' + '<li><span>2 cups</span><div>flour</div></li>'.repeat(n('<li><span>2 cups</span><div>flour</div></li>')) + '</ul>'),
     'steps given as titles': ld(recipe({ recipeInstructions: ['Mix', 'Bake'] })).replace('<body></body>',
       `<body>${'<p>Mix</p><p>Stir the batter well.</p>'.repeat(n('<p>Mix</p><p>Stir the batter well.</p>'))}</body>`),
+    'numbered lists without a steps heading': page('<ol><li>Stir the soup slowly for a while.</li><li>Serve it.</li></ol>'.repeat(n('<ol><li>Stir the soup slowly for a while.</li><li>Serve it.</li></ol>')) +
+      `<h2>Ingredients</h2><ul>${li.repeat(3)}</ul>`),
     'headings ending in tips': page('<h2>Kitchen Tips</h2><p>1 cup</p>'.repeat(n('<h2>Kitchen Tips</h2><p>1 cup</p>')))
   }
 }

@@ -593,6 +593,43 @@ function betterOf (byHeading: Section | null, lines: Line[], recipe: boolean): S
   return byShape != null && byShape.lines.length > (byHeading?.lines.length ?? 0) ? byShape : byHeading
 }
 
+/**
+ * Steps without a heading anywhere on the page: the numbered list (<ol>) of the most text whose items read like steps
+ * (two or more, 30 characters or more on average, no links), outside sections such as "Notes" or "Tips". A page may
+ * set its steps above its box of ingredients.
+ */
+function orderedListAnywhere (lines: Line[], ingredients: Section): Section | null {
+  const lists = new Map<Element, { lines: SectionLine[], chars: number, links: number, end: number }>()
+  let stopped = false
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (!line.item && (line.level > 0 || line.bold)) {
+      stopped = headingKind(line) === 'stop'
+      continue
+    }
+    if (stopped || !line.item || !line.ordered || line.list == null || line.list === ingredients.list) continue
+    if (NOISE.test(line.text)) continue
+    let entry = lists.get(line.list)
+    if (entry == null) {
+      entry = { lines: [], chars: 0, links: 0, end: i }
+      lists.set(line.list, entry)
+    }
+    if (entry.lines.length >= LIMITS.steps) continue
+    if (line.link) entry.links++
+    entry.lines.push({ text: line.text, group: null })
+    entry.chars += line.text.length
+    entry.end = i
+  }
+  let best: Section | null = null
+  for (const [list, entry] of lists) {
+    const n = entry.lines.length
+    if (n < 2 || entry.links > 0 || entry.chars / n < 30) continue
+    const score = entry.lines.reduce((sum, l) => sum + lineScore(l, 'instructions', false), 0)
+    if (best == null || score > best.score) best = { lines: entry.lines, score, end: entry.end, list }
+  }
+  return best
+}
+
 /** Steps without a heading written as paragraphs: the prose that follows the ingredients, up to the next heading. */
 function proseAfter (lines: Line[], ingredients: Section): Section | null {
   const out: SectionLine[] = []
@@ -712,7 +749,7 @@ const TIME_LABEL = /^(total(?: time)?|ready in|prep(?:aration)?(?: time)?|cook(?
 const PREP_LABEL = /^(?:prep|zubereitung|arbeitszeit|vorbereitung|temps de pr|préparation|tempo di prep|preparazione|tiempo de prep|preparación|tempo de prep|bereiding)/
 const COOK_LABEL = /^(?:cook|bake|baking|kochzeit|backzeit|garzeit|temps de cuisson|cuisson|tempo di cottura|cottura|tiempo de cocc|cocción|kooktijd|tilberedning)/
 const YIELD_LABEL = /^(?:serves|servings?|yields?|makes|portions?|porties|portionen|personen|personnes|porzioni|raciones|porciones|porções|porsjoner|portioner|für)\s*:?\s*(.*)$/i
-const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)$/i
+const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis|tot|til|do)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)\s*:?$/i
 /** What follows a time label: a colon, or a number right away. */
 const LABEL_VALUE = /^\s*(?::|\d|[½¼¾])/
 const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
@@ -1153,7 +1190,7 @@ export function extractHeuristics (page: Page, context: PageContext, lines: Line
   // With steps under their heading the page is a recipe: a list of quantities without measures is its ingredients.
   const ingredients = betterOf(listed, lines, steps != null)
   const instructions = steps ??
-    (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients)))
+    (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients) ?? orderedListAnywhere(lines, ingredients)))
   if (ingredients != null) {
     const result = ingredientsOfSection(ingredients)
     if (result.length > 0) out.ingredients = result
