@@ -387,6 +387,20 @@ t.test('steps: a numbered list above the box of ingredients, without a heading, 
     'Brown the meat on all sides and stew it for three hours.'])
 })
 
+t.test('ingredients: a servings selector\'s words ("Für" [4] "Portionen") and "z. B." notes are not the list\'s end or its lines', async t => {
+  const r = extract(page(`<div class="recipe-ingredients"><h3>Zutaten</h3><div><span>Für</span><button>-</button><div>4</div><button>+</button><span>Portionen</span></div>
+    <div><p><strong>Salsa</strong></p><p>500 g Tomaten</p><p>1 Zwiebel</p><p><strong>Steaks</strong></p><p>4 El bunte Pfefferkörner (z. B. Tellicherry-, Lang- und Kubeben-Pfeffer)</p><p>4 Rumpsteaks</p></div></div>
+    <h3>Zubereitung</h3><p>Tomaten würfeln und mit der Zwiebel mischen.</p>`))
+  t.same(ingredients(r), ['500 g Tomaten', '1 Zwiebel', '4 El bunte Pfefferkörner (z. B. Tellicherry-, Lang- und Kubeben-Pfeffer)', '4 Rumpsteaks'])
+})
+
+t.test('ingredients: an amount after its name in one block is not joined to the next name', async t => {
+  const row = (name: string, amount: string): string => `<div class="row"><div class="name">${name}</div><div class="qty">${amount}</div></div>`
+  const r = extract(page(`<div class="ingredients-box"><h3>Ingredients</h3>${row('Basil', '20 g')}${row('Pine nuts', '70 g')}${row('Olive oil', '120 ml')}</div>
+    <h3>Method</h3><p>Blend everything into a smooth pesto.</p>`))
+  t.notOk(ingredients(r).some(line => /70 g Olive oil|20 g Pine nuts/.test(line)), ingredients(r).join(' | '))
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -296,7 +296,18 @@ function sameIngredient (amount: Line, name: Line): boolean {
     for (let depth = 0; node != null && depth < 8; node = node.parent, depth++) if (node === item) return true
     return false
   }
-  return amount.kind === 'ingredients' && name.kind === 'ingredients' && amount.container === name.container && !amount.item && !name.item
+  // Side by side: in one parent ("<div>200 g</div><div>flour</div>"); an amount closing one block of a name and its
+  // amount ("<div><div>Pine nuts</div><div>70 g</div></div>") belongs to the name before it, not the one after.
+  if (amount.kind !== 'ingredients' || name.kind !== 'ingredients' || amount.container !== name.container || amount.item || name.item) return false
+  const around = blockAround(name.block)
+  return amount.block === around || blockAround(amount.block) === around
+}
+
+/** The nearest block element around a node (a few levels up at most). */
+function blockAround (node: AnyNode): AnyNode | null {
+  let n: AnyNode | null = node.parent
+  for (let depth = 0; n != null && depth < 8; n = n.parent, depth++) if (isElement(n) && BLOCK.has(n.name.toLowerCase())) return n
+  return null
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -369,8 +380,8 @@ function isSubheading (line: Line): boolean {
 const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|[^\p{L}\p{N}]*)$/iu
 /** "2 Mix the filling", "Step 3: Bake": a step's numbered title. */
 const STEP_TITLE = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|korak|krok|steg|trin)\s*)?\d{1,2}\s*[.):]?\s+\p{L}/iu
-/** Prose: two sentences or more. */
-const SENTENCES = /[.!?]\s+\p{Lu}[^.!?]*[.!?]/u
+/** Prose: two sentences or more (a word of two letters or more ends the first: "z. B. Tellicherry" is not two). */
+const SENTENCES = /\p{L}{2}[.!?]\s+\p{Lu}[^.!?]{3,}[.!?]/u
 
 interface SectionLine { text: string, group: string | null }
 interface Section { lines: SectionLine[], score: number, end: number, list: Element | null }
@@ -750,6 +761,8 @@ const PREP_LABEL = /^(?:prep|zubereitung|arbeitszeit|vorbereitung|temps de pr|pr
 const COOK_LABEL = /^(?:cook|bake|baking|kochzeit|backzeit|garzeit|temps de cuisson|cuisson|tempo di cottura|cottura|tiempo de cocc|cocción|kooktijd|tilberedning)/
 const YIELD_LABEL = /^(?:serves|servings?|yields?|makes|portions?|porties|portionen|personen|personnes|porzioni|raciones|porciones|porções|porsjoner|portioner|für)\s*:?\s*(.*)$/i
 const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis|tot|til|do)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)\s*:?$/i
+/** The words of a servings selector around its number ("Für" [-] 4 [+] "Portionen"), each a line of its own. */
+const YIELD_WORD = /^(?:für|for|pour|voor|per|para|servings?|portions?|portionen|porsjoner|portioner|porties|personen|personnes|persone|porzioni|porciones|porções|people|pers\.?|stück|stk\.?|serves|yields?|makes)\s*:?$/i
 /** What follows a time label: a colon, or a number right away. */
 const LABEL_VALUE = /^\s*(?::|\d|[½¼¾])/
 const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
@@ -757,6 +770,7 @@ const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
 /** "Prep Time: 10 mins", "Cuisson 1h10", "Serves 4", "6 personnes": a line of the recipe's summary. */
 function isTimeOrYield (text: string): boolean {
   if (text.length > 50) return false
+  if (YIELD_WORD.test(text)) return true
   const time = TIME_LABEL.exec(text)
   if (time != null && LABEL_VALUE.test(text.slice(time[1].length)) && parseDuration(time[2]) != null) return true
   if (YIELD_VALUE.test(text)) return true
