@@ -401,6 +401,14 @@ t.test('ingredients: an amount after its name in one block is not joined to the 
   t.notOk(ingredients(r).some(line => /70 g Olive oil|20 g Pine nuts/.test(line)), ingredients(r).join(' | '))
 })
 
+t.test('headings: nutrition headings in more languages end the ingredients ("Næringsinnhold", "Voedingswaarden")', async t => {
+  for (const word of ['Næringsinnhold', 'Voedingswaarden', 'Valeurs nutritionnelles']) {
+    const r = extract(page(`<div class="recipe-ingredients"><h2>Ingredienser</h2><ul><li>2 stk. mango</li><li>1 rød chili</li></ul>
+      <h3>${word}</h3><ul><li>Energi 135 kcal</li><li>Fett 1 g</li></ul></div><h2>Slik gjør du</h2><p>Del mango i små terninger.</p>`))
+    t.same(ingredients(r), ['2 stk. mango', '1 rød chili'], word)
+  }
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {
