@@ -409,6 +409,20 @@ t.test('headings: nutrition headings in more languages end the ingredients ("Næ
   }
 })
 
+t.test('ingredients: one paragraph listing them under a long "Zutaten für ..." heading', async t => {
+  const r = extract(page(`<h2><strong>Zutaten für eine Tourte mit Feigen und Entenconfit:</strong></h2>
+    <p>4-5 Feigen, 1 Entenconfit (Brust oder 2 Keulen), 3 Schalotten, 200-250 g Pfifferlinge, 1,5 EL Honig, Salz und Pfeffer.</p>
+    <p>Utensilien: 20 cm Quicheform</p><p>1- Die Schalotten schälen und in dünne Scheiben schneiden.</p><p>2- Die Pilze putzen und braten.</p>`))
+  t.same(ingredients(r), ['4-5 Feigen', '1 Entenconfit (Brust oder 2 Keulen)', '3 Schalotten', '200-250 g Pfifferlinge', '1,5 EL Honig', 'Salz und Pfeffer'])
+})
+
+t.test('ingredients: a long heading between two lists names the next group', async t => {
+  const r = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><ul><li>3 cups sweet rice</li><li>2 cups water</li></ul>
+    <h4>Decoration (the number you need will vary with the size of each bar)</h4><ul><li>1 Tbsp pine nuts</li><li>3 dried jujubes</li></ul></div>
+    <h3>Instructions</h3><ol><li>Soak the rice overnight and drain it.</li></ol>`))
+  t.same(ingredients(r), ['3 cups sweet rice', '2 cups water', '1 Tbsp pine nuts', '3 dried jujubes'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -345,6 +345,7 @@ const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and
 const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|substitutions?|storage|equipment|tools(?: you(?:'|’)?ll need)?|faqs?|questions)[\s:!?.]*$/iu
 
 const HEADING_TAIL = 40
+const FOR_TAIL = /^\s*(?:for|für|pour|per|para|voor|til|för|na|za)\s/i
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
 
 /** A heading that is its word alone ("Ingredients", "Method:", "Die Zubereitung"), nothing after it. */
@@ -358,7 +359,8 @@ function headingKind (line: Line): Kind | 'stop' | null {
   if (line.text.length > 60 || (line.link && line.item)) return null
   const test = (re: RegExp): boolean => {
     const m = re.exec(line.text)
-    return m != null && line.text.length - m[0].length <= HEADING_TAIL
+    // "Zutaten für eine Tourte mit Feigen und Confit de canard:" names what the list is for, however long.
+    return m != null && (line.text.length - m[0].length <= HEADING_TAIL || FOR_TAIL.test(line.text.slice(m[0].length)))
   }
   if (test(INGREDIENTS_HEADING)) return 'ingredients'
   // "Preparation time: 15 min" is a time, not the heading of the steps.
@@ -430,6 +432,7 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
   let end = start
   // The same step twice is the page's second rendering (desktop and mobile copies), not a step.
   const seen = new Set<string>()
+  let inline = false
   for (let j = start + 1; j < lines.length && j - start < 600 && out.length < LIMITS.steps; j++) {
     const line = lines[j]
     if (scope != null && !inside(line.block, scope)) break
@@ -467,6 +470,20 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       group = groupName(line.text)
       continue
     }
+    // Ingredients written as one paragraph ("4 figs, 3 shallots, 200 g chanterelles, ...") are its parts.
+    const parts = kind === 'ingredients' && !line.item && (out.length === 0 || inline) ? listedInline(line.text) : null
+    // What follows such a paragraph is not more of the list ("Utensils: a 20 cm ring", the first step).
+    if (inline && parts == null) break
+    if (parts != null) {
+      inline = true
+      for (const text of parts) {
+        const entry = { text, group }
+        out.push(entry)
+        score += lineScore(entry, kind, false)
+      }
+      end = j
+      continue
+    }
     // Prose ends a list of ingredients (a list item with a long note is still an ingredient).
     if (kind === 'ingredients' && !line.item && (line.text.length > 250 || SENTENCES.test(line.text))) {
       if (out.length > 0) break
@@ -479,9 +496,10 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       lastItem = line
       list ??= line.list
     } else if (items >= 2) {
-      // A short line between two lists names the next group ("Filling"); anything else ends the list.
+      // A short line between two lists names the next group ("Filling"), and so does a heading however long
+      // ("Decoration (the amounts vary with the size of the bars)"); anything else ends the list.
       const next = lines[j + 1]
-      if (line.text.length <= 60 && next != null && next.item && next.list !== lastItem?.list && headingKind(next) == null) {
+      if ((line.text.length <= 60 || (line.level > 0 && line.text.length <= 150)) && next != null && next.item && next.list !== lastItem?.list && headingKind(next) == null) {
         group = groupName(line.text)
         continue
       }
@@ -506,6 +524,31 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
  * The best section under a heading of `kind`. `after`: where the ingredients end; steps whose heading comes right
  * after them (a recipe card's "Instructions" under its list) count more than an account of the recipe higher up.
  */
+/**
+ * The parts of a paragraph that lists ingredients ("4 figs, 1 duck confit (2 legs), 3 shallots, 200 g chanterelles"):
+ * four or more, split at ", " or "; " outside brackets ("1,5 kg" keeps its decimal comma), each short, half or more
+ * starting with a quantity. Null for anything else.
+ */
+export function listedInline (text: string): string[] | null {
+  if (text.length > 2000 || SENTENCES.test(text)) return null
+  const parts: string[] = []
+  let depth = 0
+  let from = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '(' || c === '[') depth++
+    else if ((c === ')' || c === ']') && depth > 0) depth--
+    else if ((c === ',' || c === ';') && depth === 0 && text[i + 1] === ' ') {
+      parts.push(text.slice(from, i).trim())
+      from = i + 1
+    }
+  }
+  parts.push(text.slice(from).trim().replace(/[.。]$/, ''))
+  const kept = parts.filter(p => p !== '')
+  if (kept.length < 4 || kept.some(p => p.length > 80)) return null
+  return kept.filter(p => startsWithQuantity(p)).length >= kept.length / 2 ? kept.slice(0, LIMITS.ingredients) : null
+}
+
 function bestByHeading (lines: Line[], kind: Kind, after = -1): Section | null {
   let best: Section | null = null
   let tried = 0
