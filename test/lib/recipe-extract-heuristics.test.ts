@@ -423,6 +423,25 @@ t.test('ingredients: a long heading between two lists names the next group', asy
   t.same(ingredients(r), ['3 cups sweet rice', '2 cups water', '1 Tbsp pine nuts', '3 dried jujubes'])
 })
 
+t.test('recipe card controls ("Scale", "1x 2x 3x", "Cook Mode") and <dt> group terms in ingredient lists', async t => {
+  const card = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><div>Scale</div><div>1x 2x 3x</div>
+    <ul><li>10 ripe bananas</li><li>1/4 cup brown sugar</li><li>2 cups oil</li></ul><div>Cook Mode Prevent your screen from going dark</div></div>
+    <h3>Instructions</h3><ol><li>Fry the bananas in the oil until golden.</li></ol>`))
+  t.same(ingredients(card), ['10 ripe bananas', '1/4 cup brown sugar', '2 cups oil'])
+
+  const terms = extract(page(`<h2>Ingredienti</h2><dl><dd>Latte intero 200 ml</dd><dd>Tuorli 3</dd><dd>Panna fresca 500 ml</dd>
+    <dt>Per decorare</dt><dd>Panna fresca 150 ml</dd><dd>Zucchero a velo 30 g</dd></dl><h2>Preparazione</h2><p>Scaldate il latte con la vaniglia.</p>`))
+  t.same(ingredients(terms), ['Latte intero 200 ml', 'Tuorli 3', 'Panna fresca 500 ml', 'Panna fresca 150 ml', 'Zucchero a velo 30 g'])
+  t.equal(terms.ingredients[3].group, 'decorare')
+})
+
+t.test('structured data: notes in brackets alone do not make the page\'s lines richer', async t => {
+  const html = ld(recipe({ recipeIngredient: ['2 cups strawberries', '1/2 cup lychee jelly', '1/3 cup sugar'] })).replace('<body></body>',
+    `<body><h2>Ingredients</h2><ul><li>2 cups strawberries (chopped)</li><li>1/2 cup lychee jelly (or whatever flavor you prefer)</li>
+    <li>1/3 cup sugar (or honey to taste)</li></ul></body>`)
+  t.same(ingredients(extract(html)), ['2 cups strawberries', '1/2 cup lychee jelly', '1/3 cup sugar'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -377,9 +377,15 @@ function isSubheading (line: Line): boolean {
   return groupHeader(line.text) != null
 }
 
+/** A <dt>: the term over the <dd> lines that follow it ("Per decorare" over two ingredients). */
+function isTerm (line: Line): boolean {
+  return isElement(line.block) && line.block.name.toLowerCase() === 'dt'
+}
+
 /** Lines that only number a step ("1", "Step 2") or are page furniture. */
 // (Letters of every script count: Korean or Russian text is not punctuation.)
-const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|[^\p{L}\p{N}]*)$/iu
+// (A recipe card's controls: "Scale", "1x 2x 3x", "Cook Mode Prevent your screen from going dark".)
+const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|scale|\d(?:[.,]5)?x(?:\s+\d(?:[.,]5)?x){0,5}|cook mode(?:\s[^.!?]{0,60})?|[^\p{L}\p{N}]*)$/iu
 /** "2 Mix the filling", "Step 3: Bake": a step's numbered title. */
 const STEP_TITLE = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|korak|krok|steg|trin)\s*)?\d{1,2}\s*[.):]?\s+\p{L}/iu
 /** Prose: two sentences or more (a word of two letters or more ends the first: "z. B. Tellicherry" is not two). */
@@ -499,7 +505,7 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       // A short line between two lists names the next group ("Filling"), and so does a heading however long
       // ("Decoration (the amounts vary with the size of the bars)"); anything else ends the list.
       const next = lines[j + 1]
-      if ((line.text.length <= 60 || (line.level > 0 && line.text.length <= 150)) && next != null && next.item && next.list !== lastItem?.list && headingKind(next) == null) {
+      if ((line.text.length <= 60 || (line.level > 0 && line.text.length <= 150)) && next != null && next.item && (next.list !== lastItem?.list || isTerm(line)) && headingKind(next) == null) {
         group = groupName(line.text)
         continue
       }
@@ -1176,7 +1182,7 @@ function richer (page: RawIngredient[], ingredients: RawIngredient[]): boolean {
     const words = wordsOf(ingredients[i].text)
     if (words.filter(w => key.includes(w)).length < words.length * 0.6) return false
     total += words.length
-    added += wordsOf(page[i].text).filter(w => w.length >= 3 && !own.includes(w)).length
+    added += wordsOf(page[i].text.replace(/\([^()]*\)/g, ' ')).filter(w => w.length >= 3 && !own.includes(w)).length
     if (!/[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(ingredients[i].text) && startsWithQuantity(page[i].text)) added += 2
   }
   return added >= Math.max(2, total * 0.1)
