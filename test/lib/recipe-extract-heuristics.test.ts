@@ -424,7 +424,7 @@ t.test('ingredients: a long heading between two lists names the next group', asy
 })
 
 t.test('recipe card controls ("Scale", "1x 2x 3x", "Cook Mode") and <dt> group terms in ingredient lists', async t => {
-  const card = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><div>Scale</div><div>1x 2x 3x</div>
+  const card = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><div>Scale</div><div>1x 2x 3x</div><div>Units Scale</div>
     <ul><li>10 ripe bananas</li><li>1/4 cup brown sugar</li><li>2 cups oil</li></ul><div>Cook Mode Prevent your screen from going dark</div></div>
     <h3>Instructions</h3><ol><li>Fry the bananas in the oil until golden.</li></ol>`))
   t.same(ingredients(card), ['10 ripe bananas', '1/4 cup brown sugar', '2 cups oil'])
@@ -440,6 +440,22 @@ t.test('structured data: notes in brackets alone do not make the page\'s lines r
     `<body><h2>Ingredients</h2><ul><li>2 cups strawberries (chopped)</li><li>1/2 cup lychee jelly (or whatever flavor you prefer)</li>
     <li>1/3 cup sugar (or honey to taste)</li></ul></body>`)
   t.same(ingredients(extract(html)), ['2 cups strawberries', '1/2 cup lychee jelly', '1/3 cup sugar'])
+})
+
+t.test('ingredients: of lists alike for each number of servings, only the one marked active is read', async t => {
+  const r = extract(page(`<h2>Zutaten</h2><div class="portions">
+    <ul class="recipe-list" data-size="2"><li>5,5 dl Bouillon</li><li>110 g Polenta</li><li>Salz</li></ul>
+    <ul class="recipe-list is-active" data-size="4"><li>1,1 l Bouillon</li><li>220 g Polenta</li><li>Salz</li></ul>
+    <ul class="recipe-list" data-size="6"><li>1,65 l Bouillon</li><li>330 g Polenta</li><li>Salz</li></ul></div>
+    <h2>Zubereitung</h2><p>Bouillon aufkochen und die Polenta einrieseln lassen.</p>`))
+  t.same(ingredients(r), ['1,1 l Bouillon', '220 g Polenta', 'Salz'])
+})
+
+t.test('ingredients: a short plain line right before the first list names its group', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><p>for 14 servings</p><p>Dough</p><ul><li>½ cup butter, melted</li><li>5 cups flour</li></ul>
+    <p>Filling</p><ul><li>¾ cup brown sugar</li><li>2 tablespoons cinnamon</li></ul><h2>Preparation</h2><p>Mix the dough and let it rise.</p>`))
+  t.same(ingredients(r), ['½ cup butter, melted', '5 cups flour', '¾ cup brown sugar', '2 tablespoons cinnamon'])
+  t.same(r.ingredients.map(i => i.group), ['Dough', 'Dough', 'Filling', 'Filling'])
 })
 
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at

@@ -132,6 +132,41 @@ function aroundHeadings (page: Page): Set<AnyNode> {
   return out
 }
 
+const ACTIVE = /^(?:active|is-active|selected|is-selected|current|is-current)$/
+
+/**
+ * Tab panes: sibling elements alike (same tag, same classes but for "active") of which exactly one is marked
+ * active ("<ul class="list is-active">" among the same list for other numbers of servings). The others are hidden
+ * until chosen. Null when there are none. (One look at each child.)
+ */
+function inactivePanes (el: Element): Set<AnyNode> | null {
+  if (el.children.length < 2) return null
+  const groups = new Map<string, { members: Element[], active: number }>()
+  for (const child of el.children) {
+    if (!isElement(child) || child.attribs.class == null || child.attribs.class.length > 300) continue
+    const tokens = child.attribs.class.toLowerCase().split(/\s+/).filter(t => t !== '')
+    const active = tokens.some(t => ACTIVE.test(t))
+    const key = `${child.name} ${tokens.filter(t => !ACTIVE.test(t)).sort().join(' ')}`
+    let group = groups.get(key)
+    if (group == null) {
+      if (groups.size >= 50) continue
+      group = { members: [], active: 0 }
+      groups.set(key, group)
+    }
+    group.members.push(child)
+    if (active) group.active++
+  }
+  let out: Set<AnyNode> | null = null
+  for (const group of groups.values()) {
+    if (group.active !== 1 || group.members.length < 2) continue
+    out ??= new Set()
+    for (const member of group.members) {
+      if (!member.attribs.class.toLowerCase().split(/\s+/).some(t => ACTIVE.test(t))) out.add(member)
+    }
+  }
+  return out
+}
+
 /** The page as lines, in document order. */
 export function pageLines (page: Page): Line[] {
   const body: AnyNode = page.body
@@ -246,7 +281,10 @@ export function pageLines (page: Page): Line[] {
       ...(kind == null ? { kind: parent.kind, container: parent.container } : kind === parent.kind ? { kind, container: parent.container } : { kind, container: node })
     })
     stack.push({ exit: node, block, bold, link, level, item })
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i] })
+    const inactive = inactivePanes(node)
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      if (inactive == null || !inactive.has(node.children[i])) stack.push({ node: node.children[i] })
+    }
   }
   flush()
   return joinAmounts(lines)
@@ -385,7 +423,7 @@ function isTerm (line: Line): boolean {
 /** Lines that only number a step ("1", "Step 2") or are page furniture. */
 // (Letters of every script count: Korean or Russian text is not punctuation.)
 // (A recipe card's controls: "Scale", "1x 2x 3x", "Cook Mode Prevent your screen from going dark".)
-const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|scale|\d(?:[.,]5)?x(?:\s+\d(?:[.,]5)?x){0,5}|cook mode(?:\s[^.!?]{0,60})?|[^\p{L}\p{N}]*)$/iu
+const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|(?:units\s+)?scale|\d(?:[.,]5)?x(?:\s+\d(?:[.,]5)?x){0,5}|cook mode(?:\s[^.!?]{0,60})?|[^\p{L}\p{N}]*)$/iu
 /** "2 Mix the filling", "Step 3: Bake": a step's numbered title. */
 const STEP_TITLE = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|korak|krok|steg|trin)\s*)?\d{1,2}\s*[.):]?\s+\p{L}/iu
 /** Prose: two sentences or more (a word of two letters or more ends the first: "z. B. Tellicherry" is not two). */
@@ -473,6 +511,12 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
     }
     // Ingredients written as headings ("<h5>• 50g butter</h5>") are ingredients, not the names of groups.
     if (isSubheading(line) && !(kind === 'ingredients' && startsLikeIngredient(line.text))) {
+      group = groupName(line.text)
+      continue
+    }
+    // A short plain line right before the first list names its group ("Dough" over the dough's ingredients).
+    if (kind === 'ingredients' && items === 0 && !line.item && line.text.length <= 40 && !/[\d.!?]/.test(line.text) &&
+      lines[j + 1]?.item === true && headingKind(lines[j + 1]) == null) {
       group = groupName(line.text)
       continue
     }
