@@ -458,6 +458,21 @@ t.test('ingredients: a short plain line right before the first list names its gr
   t.same(r.ingredients.map(i => i.group), ['Dough', 'Dough', 'Filling', 'Filling'])
 })
 
+t.test('headings: "4 tips to vary it" ends a section, "Banketstaaf maken" heads the steps', async t => {
+  const r = extract(page(`<h2>Ingrediënten</h2><ul><li>250 g amandelspijs</li><li>1 rol bladerdeeg</li><li>1 ei</li></ul>
+    <h2>4 tips om te variëren met deze banketstaaf</h2><ul><li>Verstop wat kersen in het midden van de rol spijs.</li>
+    <li>Meng wat sinaasappelrasp door het amandelspijs.</li></ul>
+    <h2>Banketstaaf maken</h2><p>Verwarm de oven voor op 200 graden en bekleed een bakplaat.</p><p>Rol het bladerdeeg uit en leg de spijs erop.</p>`))
+  t.same(steps(r), ['Verwarm de oven voor op 200 graden en bekleed een bakplaat.', 'Rol het bladerdeeg uit en leg de spijs erop.'])
+})
+
+t.test('steps: "Dica: ..." notes between the steps are not steps', async t => {
+  const r = extract(page(`<h2>Ingredientes</h2><ul><li>500 g de peito de frango</li><li>2 ovos</li></ul>
+    <h2>Modo de preparo</h2><p>Corte o frango em cubos pequenos.</p><p>Dica: esse tamanho ajuda a fritar mais rápido.</p>
+    <p>Passe os cubos no ovo batido e frite.</p>`))
+  t.same(steps(r), ['Corte o frango em cubos pequenos.', 'Passe os cubos no ovo batido e frite.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

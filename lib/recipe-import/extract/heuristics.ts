@@ -382,6 +382,12 @@ const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and
 /** A heading ending in such a word ("Pro Tips", "Make-Ahead and Storage", "Tools You'll Need") ends a section too. */
 const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|substitutions?|storage|equipment|tools(?: you(?:'|’)?ll need)?|faqs?|questions)[\s:!?.]*$/iu
 
+/** A note set between steps: "Tip: ...", "Dica: ...", "Astuce : ...". */
+const TIP_LABEL = /^(?:tip|tipp|dica|astuce|consiglio|consejo|truco|hinweis|vinkki|wskazówka|savjet)\s?:/i
+/** "4 tips to vary it", "Tipps für die Füllung": a heading of tips, numbered or not. */
+const TIPS_FIRST = /^(?:\d{1,2}\s+)?(?:(?:pro|expert|top|quick|handy|our|my)\s+)?(?:tips|tipps|astuces|consigli|consejos|dicas|trucs)\b/iu
+/** A dish and the verb of making it, in languages that put the verb last ("Banketstaaf maken", "Brot backen"). */
+const MAKING = /^[\p{L}'’&\- ]{2,45}\s(?:maken|bereiden|zubereiten|machen|backen)$/iu
 const HEADING_TAIL = 40
 const FOR_TAIL = /^\s*(?:for|für|pour|per|para|voor|til|för|na|za)\s/i
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
@@ -404,7 +410,9 @@ function headingKind (line: Line): Kind | 'stop' | null {
   // "Preparation time: 15 min" is a time, not the heading of the steps.
   if (test(INSTRUCTIONS_HEADING) && !TIME_WORDS.test(line.text)) return 'instructions'
   if (test(STOP_HEADING)) return 'stop'
-  if ((line.level > 0 || line.bold) && STOP_LAST_WORD.test(line.text)) return 'stop'
+  if ((line.level > 0 || line.bold) && (STOP_LAST_WORD.test(line.text) || TIPS_FIRST.test(line.text))) return 'stop'
+  // "Banketstaaf maken", "Pizza zubereiten": a section heading naming the dish and the making of it.
+  if (line.level >= 2 && MAKING.test(line.text) && !TIME_WORDS.test(line.text)) return 'instructions'
   return null
 }
 
@@ -498,6 +506,8 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       if (!group && !titled) break
     }
     if (kind === 'instructions' && line.link) continue
+    // "Tip: let it rest 20 minutes" between two steps is a note on the step, not a step.
+    if (kind === 'instructions' && !line.item && TIP_LABEL.test(line.text)) continue
     // Links right under the heading ("[edit]", "Jump to the recipe") are the heading's own, not the section's start.
     if (line.link && out.length === 0 && !/\d/.test(line.text)) continue
     // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps; a
