@@ -473,6 +473,14 @@ t.test('steps: "Dica: ..." notes between the steps are not steps', async t => {
   t.same(steps(r), ['Corte o frango em cubos pequenos.', 'Passe os cubos no ovo batido e frite.'])
 })
 
+t.test('ingredients: of alternatives alike (one per appliance), the hidden ones are left out', async t => {
+  const r = extract(page(`<section class="ingredients"><h2>Ingredients</h2>
+    <div data-method="standard"><ul><li>1 cup whole milk</li><li>1/3 cup sugar</li></ul></div>
+    <div data-method="deluxe" class="d-none"><ul><li>1 1/2 cups whole milk</li><li>1/2 cup sugar</li></ul></div></section>
+    <h2>Directions</h2><ol><li>Mix the milk and the sugar until dissolved.</li></ol>`))
+  t.same(ingredients(r), ['1 cup whole milk', '1/3 cup sugar'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

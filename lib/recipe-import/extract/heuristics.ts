@@ -164,6 +164,28 @@ function inactivePanes (el: Element): Set<AnyNode> | null {
       if (!member.attribs.class.toLowerCase().split(/\s+/).some(t => ACTIVE.test(t))) out.add(member)
     }
   }
+  // Alternatives alike in their attributes ("<div data-method="...">" per appliance) of which some are hidden and
+  // some shown: the shown ones are the page's.
+  const alike = new Map<string, { shown: number, hidden: Element[] }>()
+  for (const child of el.children) {
+    if (!isElement(child)) continue
+    const names = Object.keys(child.attribs).filter(n => n !== 'class' && n !== 'style' && n !== 'hidden' && n !== 'id')
+    if (names.length === 0 || names.length > 10) continue
+    const key = `${child.name} ${names.sort().join(' ')}`
+    let group = alike.get(key)
+    if (group == null) {
+      if (alike.size >= 50) continue
+      group = { shown: 0, hidden: [] }
+      alike.set(key, group)
+    }
+    if (isHidden(child)) group.hidden.push(child)
+    else group.shown++
+  }
+  for (const group of alike.values()) {
+    if (group.shown === 0 || group.hidden.length === 0) continue
+    out ??= new Set()
+    for (const member of group.hidden) out.add(member)
+  }
   return out
 }
 
