@@ -481,6 +481,19 @@ t.test('ingredients: of alternatives alike (one per appliance), the hidden ones 
   t.same(ingredients(r), ['1 cup whole milk', '1/3 cup sugar'])
 })
 
+t.test('steps: times set as label and value lines ("Garzeit:" over "40 Min") under the steps heading are skipped', async t => {
+  const r = extract(page(`<h2>Zutaten</h2><ul><li>2 Hühnerbrüste</li><li>1 Karotte</li></ul>
+    <h2>Zubereitung</h2><dl><dt>Vorbereitung:</dt><dd>30 Min</dd><dt>Garzeit:</dt><dd>40 Min</dd></dl><div>Gesamtzeit:</div><div><b>1 Std 10 Min</b></div>
+    <p>1.Die Hühnerbrust in Stücke schneiden und würzen.</p><p>2.Die Karotte schälen und raspeln.</p>`))
+  t.same(steps(r), ['Die Hühnerbrust in Stücke schneiden und würzen.', 'Die Karotte schälen und raspeln.'])
+})
+
+t.test('headings: Chinese "…的做法" heads the steps', async t => {
+  const r = extract(page(`<h2>用料</h2><table><tr><td>番茄</td><td>两个</td></tr><tr><td>洋葱</td><td>半个</td></tr></table>
+    <h2>番茄鸡肉焗饭【两人份】的做法</h2><ol><li><p>番茄切丁，洋葱切丝备用</p></li><li><p>鸡肉切块，腌制15分钟以上</p></li></ol>`))
+  t.same(steps(r), ['番茄切丁，洋葱切丝备用', '鸡肉切块，腌制15分钟以上'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -410,6 +410,8 @@ const TIP_LABEL = /^(?:tip|tipp|dica|astuce|consiglio|consejo|truco|hinweis|vink
 const TIPS_FIRST = /^(?:\d{1,2}\s+)?(?:(?:pro|expert|top|quick|handy|our|my)\s+)?(?:tips|tipps|astuces|consigli|consejos|dicas|trucs)\b/iu
 /** A dish and the verb of making it, in languages that put the verb last ("Banketstaaf maken", "Brot backen"). */
 const MAKING = /^[\p{L}'’&\- ]{2,45}\s(?:maken|bereiden|zubereiten|machen|backen)$/iu
+/** "番茄鸡肉焗饭的做法" (the way of making ...): the word comes last in Chinese and Japanese headings. */
+const MAKING_CJK = /(?:做法|作法|作り方)$/u
 const HEADING_TAIL = 40
 const FOR_TAIL = /^\s*(?:for|für|pour|per|para|voor|til|för|na|za)\s/i
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
@@ -434,7 +436,7 @@ function headingKind (line: Line): Kind | 'stop' | null {
   if (test(STOP_HEADING)) return 'stop'
   if ((line.level > 0 || line.bold) && (STOP_LAST_WORD.test(line.text) || TIPS_FIRST.test(line.text))) return 'stop'
   // "Banketstaaf maken", "Pizza zubereiten": a section heading naming the dish and the making of it.
-  if (line.level >= 2 && MAKING.test(line.text) && !TIME_WORDS.test(line.text)) return 'instructions'
+  if (line.level >= 2 && (MAKING.test(line.text) || MAKING_CJK.test(line.text)) && !TIME_WORDS.test(line.text)) return 'instructions'
   return null
 }
 
@@ -886,6 +888,8 @@ const PREP_LABEL = /^(?:prep|zubereitung|arbeitszeit|vorbereitung|temps de pr|pr
 const COOK_LABEL = /^(?:cook|bake|baking|kochzeit|backzeit|garzeit|temps de cuisson|cuisson|tempo di cottura|cottura|tiempo de cocc|cocción|kooktijd|tilberedning)/
 const YIELD_LABEL = /^(?:serves|servings?|yields?|makes|portions?|porties|portionen|personen|personnes|porzioni|raciones|porciones|porções|porsjoner|portioner|für)\s*:?\s*(.*)$/i
 const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis|tot|til|do)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)\s*:?$/i
+/** A duration alone ("30 Min", "1 Std 10 Min", "ca. 50 Minuten"): the value of a time label set apart. */
+const DURATION_ONLY = /^(?:(?:ca|approx|env|about|circa)\.?\s*)?\d{1,3}\s*(?:min|mins|minuten|minutes|minutos|minuti|std|stunden?|h|hrs?|hours?|heures?|ore|horas?)\.?(?:\s*\d{1,3}\s*(?:min|mins|minuten|minutes|minutos|minuti)\.?)?$/i
 /** The words of a servings selector around its number ("Für" [-] 4 [+] "Portionen"), each a line of its own. */
 const YIELD_WORD = /^(?:für|for|pour|voor|per|para|servings?|portions?|portionen|porsjoner|portioner|porties|personen|personnes|persone|porzioni|porciones|porções|people|pers\.?|stück|stk\.?|serves|yields?|makes)\s*:?$/i
 /** What follows a time label: a colon, or a number right away. */
@@ -895,7 +899,10 @@ const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
 /** "Prep Time: 10 mins", "Cuisson 1h10", "Serves 4", "6 personnes": a line of the recipe's summary. */
 function isTimeOrYield (text: string): boolean {
   if (text.length > 50) return false
-  if (YIELD_WORD.test(text)) return true
+  if (YIELD_WORD.test(text) || DURATION_ONLY.test(text)) return true
+  // A label whose value is the next line ("Garzeit:" over "40 Min").
+  const bare = TIME_LABEL.exec(text)
+  if (bare != null && /^\s*:\s*$/.test(text.slice(bare[1].length))) return true
   const time = TIME_LABEL.exec(text)
   if (time != null && LABEL_VALUE.test(text.slice(time[1].length)) && parseDuration(time[2]) != null) return true
   if (YIELD_VALUE.test(text)) return true
