@@ -494,6 +494,14 @@ t.test('headings: Chinese "…的做法" heads the steps', async t => {
   t.same(steps(r), ['番茄切丁，洋葱切丝备用', '鸡肉切块，腌制15分钟以上'])
 })
 
+t.test('steps: numbered paragraphs right after the ingredients are the steps, not a list further down (comments)', async t => {
+  const r = extract(page(`<ul><li>250 g de tagliatelles</li><li>100 g de lardons</li><li>1 oeuf</li><li>4 cs de parmesan</li></ul>
+    <p>1- Battez l'œuf à la fourchette.</p><p>2- Ajoutez le parmesan et mélangez.</p><p>3- Faites cuire les pâtes et mélangez le tout.</p>
+    <div>3 commentaires</div><ol><li><div>Nadine il y a 10 ans</div><p>Quelle bonne idée, je fonce en cuisine tout de suite !</p></li>
+    <li><div>Chantal il y a 10 ans</div><p>Je vais la faire ce soir, merci pour cette bonne recette !</p></li></ol>`))
+  t.same(steps(r), ["Battez l'œuf à la fourchette.", 'Ajoutez le parmesan et mélangez.', 'Faites cuire les pâtes et mélangez le tout.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -699,6 +699,7 @@ function findSection (lines: Line[], kind: Kind, after = -1): Section | null {
 /** Steps without a heading: the list that follows the ingredients ("Let's get started!" + a numbered list). */
 function listAfter (lines: Line[], ingredients: Section): Section | null {
   const out: SectionLine[] = []
+  let prose = 0
   let list: Element | null = null
   let score = 0
   for (let j = ingredients.end + 1; j < lines.length && j - ingredients.end < 60 && out.length < LIMITS.steps; j++) {
@@ -706,6 +707,9 @@ function listAfter (lines: Line[], ingredients: Section): Section | null {
     const found = headingKind(line)
     if (found != null && found !== 'instructions') break
     if (list == null) {
+      // Paragraphs of prose first ("1- Beat the egg.", "2- Add the cheese.") are the steps, not a list further down
+      // (the comments).
+      if (!line.item && !line.link && line.level === 0 && (line.text.length >= 40 || /[.!?。！]$/.test(line.text)) && ++prose >= 2) return null
       if (!line.item || line.list == null || line.list === ingredients.list || line.link) continue
       list = line.list
     } else if (line.list !== list) {
@@ -808,7 +812,7 @@ const BULLETED = /^[•▪◦●·*-]/
 const MEASURE = /^[^\p{L}]{0,12}(?:[½¼¾⅓⅔⅛⅜⅝⅞]|\d+\s*\/\s*\d+|\d*[.,]\d|(?:\d+\s*)(?:g|gr|grams?|grammes?|kg|mg|ml|cl|dl|l|liters?|litres?|oz|fl\.?\s*oz|lbs?|pounds?|ounces?|cups?|c\.|tbsp|tbs|tsp|tablespoons?|teaspoons?|pinch|dash|cloves?|cans?|el|tl|msk|tsk|ss|ts|stk|pk|szt|łyż\p{L}*|cs|cc|c\.\s*à|cuill\p{L}*|cucchia\p{L}*|cuchar\p{L}*|colher\p{L}*|eetlepels?|theelepels?|克|毫升|升|匙|杯|大さじ|小さじ|스푼|컵)(?![\p{L}]))/iu
 
 /** "1 Preheat the oven", "2 Mix": lines numbered in sequence are steps, whatever their first character. */
-const LEADING_NUMBER = /^(\d{1,2})(?:[.):]|\s)/
+const LEADING_NUMBER = /^(\d{1,2})(?:[.):]|\s|-\s)/
 
 /**
  * Ingredients without a heading or a named container: the run of list items (or bulleted lines) that look most like
@@ -849,6 +853,8 @@ function ingredientsByContent (lines: Line[], recipe: boolean): Section | null {
     const quantity = startsLikeIngredient(text)
     const candidate = text.length <= 150 && line.kind !== 'instructions' && !SENTENCES.test(text) &&
       !(line.ordered && text.length > 80) && !(quantity && text.length > 60 && /[.!。]$/.test(text)) &&
+      // "1- Beat the egg." in a paragraph of its own is a numbered step.
+      !(quantity && !line.item && LEADING_NUMBER.test(text) && /\p{L}{2}[.!。]$/u.test(text)) &&
       (quantity
         ? (line.item || line.level === 0 || BULLETED.test(text))
         // Without a quantity: an item of a list, or a line of the paragraph the run's last line is in ("Salt<br>").
