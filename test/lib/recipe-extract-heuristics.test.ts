@@ -502,6 +502,15 @@ t.test('steps: numbered paragraphs right after the ingredients are the steps, no
   t.same(steps(r), ["Battez l'œuf à la fourchette.", 'Ajoutez le parmesan et mélangez.', 'Faites cuire les pâtes et mélangez le tout.'])
 })
 
+t.test('steps: lists under numbered headings ("1. Do some prep:", "2. Make the salad:") after the ingredients are one list of steps', async t => {
+  const r = extract(page(`<h2>Produce</h2><ul><li>1 small red onion</li><li>2 celery stalks</li><li>1 medium tomato</li></ul>
+    <h2>Pantry</h2><ul><li>2 cans oil-packed tuna</li><li>1/3 cup mayonnaise</li></ul>
+    <h3>1. Do some prep:</h3><ul><li>Finely chop half of the red onion and the celery.</li><li>Thinly slice the tomato crosswise.</li></ul>
+    <h3>2. Make the tuna salad:</h3><ul><li>Stir the mayonnaise into the onion and the celery.</li><li>Add the tuna and flake it apart with a fork.</li></ul>`))
+  t.same(steps(r), ['Finely chop half of the red onion and the celery.', 'Thinly slice the tomato crosswise.',
+    'Stir the mayonnaise into the onion and the celery.', 'Add the tuna and flake it apart with a fork.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -700,12 +700,21 @@ function findSection (lines: Line[], kind: Kind, after = -1): Section | null {
 function listAfter (lines: Line[], ingredients: Section): Section | null {
   const out: SectionLine[] = []
   let prose = 0
+  let group: string | null = null
   let list: Element | null = null
   let score = 0
   for (let j = ingredients.end + 1; j < lines.length && j - ingredients.end < 60 && out.length < LIMITS.steps; j++) {
     const line = lines[j]
     const found = headingKind(line)
     if (found != null && found !== 'instructions') break
+    // Numbered headings over lists ("1. Do some prep:", "2. Make the salad:") name the groups of one list of steps.
+    const next = lines[j + 1]
+    if (line.level > 0 && line.text.length <= 80 && STEP_TITLE.test(line.text) && next?.item === true && next.list != null &&
+      next.list !== ingredients.list) {
+      group = groupName(line.text)
+      list = next.list
+      continue
+    }
     if (list == null) {
       // Paragraphs of prose first ("1- Beat the egg.", "2- Add the cheese.") are the steps, not a list further down
       // (the comments).
@@ -716,7 +725,7 @@ function listAfter (lines: Line[], ingredients: Section): Section | null {
       break
     }
     if (!line.item || NOISE.test(line.text)) continue
-    const entry = { text: line.text, group: null }
+    const entry = { text: line.text, group }
     out.push(entry)
     score += lineScore(entry, 'instructions', line.link)
   }
