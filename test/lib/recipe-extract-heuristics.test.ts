@@ -511,6 +511,12 @@ t.test('steps: lists under numbered headings ("1. Do some prep:", "2. Make the s
     'Stir the mayonnaise into the onion and the celery.', 'Add the tuna and flake it apart with a fork.'])
 })
 
+t.test('steps: a step number glued to the first word ("1Wash the vegetables.") is removed, "1st" is kept', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><ul><li>1 cucumber</li><li>2 tomatoes</li></ul>
+    <h2>Method</h2><ol><li><span>1</span>Wash the vegetables.</li><li><span>2</span>Roughly chop them.</li><li>1st of all, season them well.</li></ol>`))
+  t.same(steps(r), ['Wash the vegetables.', 'Roughly chop them.', '1st of all, season them well.'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {
