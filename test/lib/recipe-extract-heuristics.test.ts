@@ -517,6 +517,14 @@ t.test('steps: a step number glued to the first word ("1Wash the vegetables.") i
   t.same(steps(r), ['Wash the vegetables.', 'Roughly chop them.', '1st of all, season them well.'])
 })
 
+t.test('ingredients: Bootstrap tab panes ("tab-pane fade active show" among "tab-pane fade") read only the shown one', async t => {
+  const r = extract(page(`<h2>Ingrédients</h2><div class="tab-content">
+    <div class="tab-pane fade active show" id="p2"><ul><li>4 gousses d'ail</li><li>8 pommes de terre</li></ul></div>
+    <div class="tab-pane fade" id="p4"><ul><li>8 gousses d'ail</li><li>16 pommes de terre</li></ul></div></div>
+    <h2>Préparation</h2><p>Épluchez les pommes de terre et l'ail.</p>`))
+  t.same(ingredients(r), ["4 gousses d'ail", '8 pommes de terre'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {

@@ -133,6 +133,8 @@ function aroundHeadings (page: Page): Set<AnyNode> {
 }
 
 const ACTIVE = /^(?:active|is-active|selected|is-selected|current|is-current)$/
+/** State classes that go with "active" ("tab-pane fade active show", Bootstrap's "fade in active"). */
+const SHOWN = /^(?:show|in|open|visible|is-visible)$/
 
 /**
  * Tab panes: sibling elements alike (same tag, same classes but for "active") of which exactly one is marked
@@ -146,7 +148,7 @@ function inactivePanes (el: Element): Set<AnyNode> | null {
     if (!isElement(child) || child.attribs.class == null || child.attribs.class.length > 300) continue
     const tokens = child.attribs.class.toLowerCase().split(/\s+/).filter(t => t !== '')
     const active = tokens.some(t => ACTIVE.test(t))
-    const key = `${child.name} ${tokens.filter(t => !ACTIVE.test(t)).sort().join(' ')}`
+    const key = `${child.name} ${tokens.filter(t => !ACTIVE.test(t) && !SHOWN.test(t)).sort().join(' ')}`
     let group = groups.get(key)
     if (group == null) {
       if (groups.size >= 50) continue
