@@ -285,6 +285,246 @@ t.test('microdata: the quantity beside the property, a list run together, the in
   t.same(ingredients(extract(joined)), ['2 kohlrabi', '6 potatoes', '1 onion'])
 })
 
+t.test('headings: an article before the word ("Les ingrédients de la recette", "Die Zubereitung")', async t => {
+  const french = extract(page(`<h2>Les ingrédients de la recette</h2><ul><li>2 concombres</li><li>1 gousse d'ail</li></ul>
+    <h2>La préparation de la recette</h2><p>Râpez les concombres et égouttez-les.</p><p>Mélangez avec l'ail pilé.</p>`))
+  t.same(ingredients(french), ['2 concombres', "1 gousse d'ail"])
+  t.same(steps(french), ['Râpez les concombres et égouttez-les.', "Mélangez avec l'ail pilé."])
+  const german = extract(page(`<h2>Die Zutaten</h2><ul><li>2 Eier</li><li>200 g Mehl</li></ul>
+    <h2>Die Zubereitung</h2><p>Eier und Mehl verrühren.</p>`))
+  t.same(steps(german), ['Eier und Mehl verrühren.'])
+})
+
+t.test('furniture: a "widget" class around the page\'s <h1>, or on a heading, is content', async t => {
+  const r = extract(page(`<div class="widget-area-main"><div class="recipe widget"><h1>Tomato Soup</h1>
+    <h3 class="widget-title">Ingredients</h3><ul><li>4 tomatoes</li><li>1 onion</li></ul>
+    <h3 class="widget-title">Directions</h3><p>Chop the tomatoes and the onion.</p><p>Simmer for twenty minutes.</p></div></div>
+    <div class="widget-area-side"><h3>Popular</h3><ul><li>3 ways with eggs</li><li>5 quick pastas</li><li>2 cakes</li></ul></div>`))
+  t.same(ingredients(r), ['4 tomatoes', '1 onion'])
+  t.same(steps(r), ['Chop the tomatoes and the onion.', 'Simmer for twenty minutes.'])
+})
+
+t.test('steps: an <aside> set into a step ("Learn more") is not a step and does not end them', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><ul><li>2 cups rye flour</li><li>1 egg</li></ul>
+    <h4>Instructions</h4><ol><li><p>Whisk the flour with the egg.</p><aside><h4>Learn more</h4><a href="/blog/rye">All about rye</a><p>By A. Writer</p></aside></li>
+    <li><p>Roll into balls and bake them.</p></li><li><p>Cool on the pan.</p></li></ol>`))
+  t.same(steps(r), ['Whisk the flour with the egg.', 'Roll into balls and bake them.', 'Cool on the pan.'])
+})
+
+t.test('headings: a table of contents entry ("How to Make It" as a link) is not the steps\' heading', async t => {
+  const r = extract(page(`<ul><li><a href="#why">Why I love this recipe</a></li><li><a href="#how">How to Make It</a></li></ul>
+    <h2 id="why">Why I love this recipe</h2><p>It is a long story about summers at the lake, told over many sentences. It goes on and on about the weather and the view.</p>
+    <p>Another paragraph of the story follows here, about the neighbours and their garden. It is also long and has nothing to cook.</p>
+    <h3>Ingredients</h3><ul><li>3 cups milk</li><li>1 pound cake</li></ul>
+    <h3>Instructions</h3><ul><li>Whisk the milk.</li><li>Layer the cake.</li></ul>`))
+  t.same(steps(r), ['Whisk the milk.', 'Layer the cake.'])
+})
+
+t.test('steps: prose inside a step block classed like ingredients ("step-ingredients") is the step', async t => {
+  const r = extract(page(`<div class="recipe-instructions"><h2>Zubereitung</h2>
+    <div class="step-ingredients"><ul><li>800 g Gnocchi</li><li>Salz</li></ul><p>Gnocchi in Salzwasser al dente kochen.</p></div>
+    <div class="step-ingredients"><ul><li>2 Zwiebeln</li></ul><p>Zwiebeln schälen und in feine Streifen schneiden.</p></div></div>`))
+  t.same(steps(r), ['Gnocchi in Salzwasser al dente kochen.', 'Zwiebeln schälen und in feine Streifen schneiden.'])
+})
+
+t.test('headings: Dutch "Instructies"', async t => {
+  const r = extract(page(`<h2>Ingrediënten</h2><ul><li>1 kip</li><li>2 uien</li></ul>
+    <h2>Instructies</h2><div>Breng water aan de kook met de uien.</div><div>Leg de kip erin en laat een uur koken.</div>`))
+  t.same(steps(r), ['Breng water aan de kook met de uien.', 'Leg de kip erin en laat een uur koken.'])
+})
+
+t.test('embedded state: steps cut to a teaser give way to the page\'s full list of them', async t => {
+  const state = { props: { recipe: { ingredients: ['1 chicken', '2 onions'], instructions: ['Boil water with the onions.', 'Add the chicken.'] } } }
+  const r = extract(page(`<h2>Instructions</h2><ol><li>Boil water with the onions.</li><li>Add the chicken.</li>
+    <li>Simmer for an hour, skimming the foam now and then.</li><li>Lift the chicken out and let it cool down.</li>
+    <li>Strain the broth through a fine sieve.</li><li>Pick the meat off the bones and serve it with the broth.</li></ol>
+    <script id="__NEXT_DATA__" type="application/json">${JSON.stringify(state)}</script>`))
+  t.same(ingredients(r), ['1 chicken', '2 onions'])
+  t.equal(r.instructions.length, 6)
+})
+
+t.test('sections: a recipe card\'s bare "Instructions" right under its ingredients beats a blog\'s "How to Make" account', async t => {
+  const blog = `<h2>How to Make Hot Cocoa at Home</h2><p>You need very little to whip up this comforting drink, and here is what goes in it:</p>
+    <ul><li>Almond milk. Choose a plain and unsweetened one, it keeps the drink light and lets the cocoa come through.</li>
+    <li>Cocoa powder. Pure cocoa gives all the chocolate flavour, so use a good one that you like the taste of.</li>
+    <li>Coconut butter. The secret to a creamy cup; you will not taste the coconut, only a subtle nuttiness.</li>
+    <li>Cinnamon. Optional but recommended, a gentle spice that balances the rich chocolate flavour of the cup.</li>
+    <li>Sweetener. Use as much or as little as you like; maple syrup or coconut sugar work just as well here.</li></ul>`
+  const r = extract(page(`${blog}<div class="recipe-card"><h3>Ingredients</h3><ul><li>2 cups almond milk</li><li>2 tbsp cocoa powder</li></ul>
+    <div class="recipe-instructions"><h3>Instructions</h3><ol><li>Heat the almond milk in a small saucepan until it steams.</li>
+    <li>Once warm, whisk in the cocoa powder and the coconut butter until smooth.</li><li>Serve immediately and enjoy!</li></ol></div></div>`))
+  t.same(steps(r), ['Heat the almond milk in a small saucepan until it steams.', 'Once warm, whisk in the cocoa powder and the coconut butter until smooth.',
+    'Serve immediately and enjoy!'])
+})
+
+t.test('steps: numbered step titles set as higher headings ("<h1>2 Mix</h1>") do not end the steps', async t => {
+  const r = extract(page(`<h3>Ingredients</h3><ul><li>650 g pastry sheets</li><li>500 g cheese</li></ul>
+    <h3>Method</h3><h1>1 Grease the tin</h1><p>Brush a round tin with oil and lay two sheets in it.</p>
+    <h1>2 Mix</h1><p>Whisk the water, salt and the rest of the oil together.</p>
+    <h1>3 Bake</h1><p>Bake for forty minutes at 210 degrees.</p>`))
+  t.same(steps(r), ['Brush a round tin with oil and lay two sheets in it.', 'Whisk the water, salt and the rest of the oil together.',
+    'Bake for forty minutes at 210 degrees.'])
+})
+
+t.test('containers: sibling step blocks ("<div class="step">" each) are one list of steps', async t => {
+  const r = extract(page(`<div class="ingredients"><ul><li>4 sheets filo pastry</li><li>200 g prunes</li><li>2 onions</li></ul></div>
+    <div class="col"><div class="step"><h2>Part 1</h2><div>Soak the prunes in warm water for an hour.</div></div>
+    <div class="step"><h2>Part 2</h2><div>Heat the oven to 240 degrees.</div></div>
+    <div class="step"><h2>Part 3</h2><div>Fry the onions in a little oil until soft and golden, about ten minutes.</div></div></div>`))
+  t.same(steps(r), ['Soak the prunes in warm water for an hour.', 'Heat the oven to 240 degrees.',
+    'Fry the onions in a little oil until soft and golden, about ten minutes.'])
+})
+
+t.test('steps: a numbered list above the box of ingredients, without a heading, is the steps', async t => {
+  const r = extract(page(`<p>A stew from the south, slow and sour.</p><h2>The recipe</h2><h3>A day ahead</h3>
+    <ol><li>Cut the beef into large chunks.</li><li>Marinate the chunks overnight in water, vinegar and the spices.</li>
+    <li>Brown the meat on all sides and stew it for three hours.</li></ol>
+    <h2>Notes</h2><ol><li>It keeps three days in the fridge and tastes better for it.</li><li>Freeze it in portions if you made a lot.</li></ol>
+    <div class="recipe-box"><h2>Ingredients</h2><div>Voor 4 tot 6 personen:</div>
+    <ul><li>1 kg stewing beef</li><li>400 ml vinegar</li><li>3 onions</li></ul></div>`))
+  t.same(ingredients(r), ['1 kg stewing beef', '400 ml vinegar', '3 onions'], '"Voor 4 tot 6 personen:" is the yield')
+  t.same(steps(r), ['Cut the beef into large chunks.', 'Marinate the chunks overnight in water, vinegar and the spices.',
+    'Brown the meat on all sides and stew it for three hours.'])
+})
+
+t.test('ingredients: a servings selector\'s words ("Für" [4] "Portionen") and "z. B." notes are not the list\'s end or its lines', async t => {
+  const r = extract(page(`<div class="recipe-ingredients"><h3>Zutaten</h3><div><span>Für</span><button>-</button><div>4</div><button>+</button><span>Portionen</span></div>
+    <div><p><strong>Salsa</strong></p><p>500 g Tomaten</p><p>1 Zwiebel</p><p><strong>Steaks</strong></p><p>4 El bunte Pfefferkörner (z. B. Tellicherry-, Lang- und Kubeben-Pfeffer)</p><p>4 Rumpsteaks</p></div></div>
+    <h3>Zubereitung</h3><p>Tomaten würfeln und mit der Zwiebel mischen.</p>`))
+  t.same(ingredients(r), ['500 g Tomaten', '1 Zwiebel', '4 El bunte Pfefferkörner (z. B. Tellicherry-, Lang- und Kubeben-Pfeffer)', '4 Rumpsteaks'])
+})
+
+t.test('ingredients: an amount after its name in one block is not joined to the next name', async t => {
+  const row = (name: string, amount: string): string => `<div class="row"><div class="name">${name}</div><div class="qty">${amount}</div></div>`
+  const r = extract(page(`<div class="ingredients-box"><h3>Ingredients</h3>${row('Basil', '20 g')}${row('Pine nuts', '70 g')}${row('Olive oil', '120 ml')}</div>
+    <h3>Method</h3><p>Blend everything into a smooth pesto.</p>`))
+  t.notOk(ingredients(r).some(line => /70 g Olive oil|20 g Pine nuts/.test(line)), ingredients(r).join(' | '))
+})
+
+t.test('headings: nutrition headings in more languages end the ingredients ("Næringsinnhold", "Voedingswaarden")', async t => {
+  for (const word of ['Næringsinnhold', 'Voedingswaarden', 'Valeurs nutritionnelles']) {
+    const r = extract(page(`<div class="recipe-ingredients"><h2>Ingredienser</h2><ul><li>2 stk. mango</li><li>1 rød chili</li></ul>
+      <h3>${word}</h3><ul><li>Energi 135 kcal</li><li>Fett 1 g</li></ul></div><h2>Slik gjør du</h2><p>Del mango i små terninger.</p>`))
+    t.same(ingredients(r), ['2 stk. mango', '1 rød chili'], word)
+  }
+})
+
+t.test('ingredients: one paragraph listing them under a long "Zutaten für ..." heading', async t => {
+  const r = extract(page(`<h2><strong>Zutaten für eine Tourte mit Feigen und Entenconfit:</strong></h2>
+    <p>4-5 Feigen, 1 Entenconfit (Brust oder 2 Keulen), 3 Schalotten, 200-250 g Pfifferlinge, 1,5 EL Honig, Salz und Pfeffer.</p>
+    <p>Utensilien: 20 cm Quicheform</p><p>1- Die Schalotten schälen und in dünne Scheiben schneiden.</p><p>2- Die Pilze putzen und braten.</p>`))
+  t.same(ingredients(r), ['4-5 Feigen', '1 Entenconfit (Brust oder 2 Keulen)', '3 Schalotten', '200-250 g Pfifferlinge', '1,5 EL Honig', 'Salz und Pfeffer'])
+})
+
+t.test('ingredients: a long heading between two lists names the next group', async t => {
+  const r = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><ul><li>3 cups sweet rice</li><li>2 cups water</li></ul>
+    <h4>Decoration (the number you need will vary with the size of each bar)</h4><ul><li>1 Tbsp pine nuts</li><li>3 dried jujubes</li></ul></div>
+    <h3>Instructions</h3><ol><li>Soak the rice overnight and drain it.</li></ol>`))
+  t.same(ingredients(r), ['3 cups sweet rice', '2 cups water', '1 Tbsp pine nuts', '3 dried jujubes'])
+})
+
+t.test('recipe card controls ("Scale", "1x 2x 3x", "Cook Mode") and <dt> group terms in ingredient lists', async t => {
+  const card = extract(page(`<div class="recipe-ingredients"><h3>Ingredients</h3><div>Scale</div><div>1x 2x 3x</div><div>Units Scale</div>
+    <ul><li>10 ripe bananas</li><li>1/4 cup brown sugar</li><li>2 cups oil</li></ul><div>Cook Mode Prevent your screen from going dark</div></div>
+    <h3>Instructions</h3><ol><li>Fry the bananas in the oil until golden.</li></ol>`))
+  t.same(ingredients(card), ['10 ripe bananas', '1/4 cup brown sugar', '2 cups oil'])
+
+  const terms = extract(page(`<h2>Ingredienti</h2><dl><dd>Latte intero 200 ml</dd><dd>Tuorli 3</dd><dd>Panna fresca 500 ml</dd>
+    <dt>Per decorare</dt><dd>Panna fresca 150 ml</dd><dd>Zucchero a velo 30 g</dd></dl><h2>Preparazione</h2><p>Scaldate il latte con la vaniglia.</p>`))
+  t.same(ingredients(terms), ['Latte intero 200 ml', 'Tuorli 3', 'Panna fresca 500 ml', 'Panna fresca 150 ml', 'Zucchero a velo 30 g'])
+  t.equal(terms.ingredients[3].group, 'decorare')
+})
+
+t.test('structured data: notes in brackets alone do not make the page\'s lines richer', async t => {
+  const html = ld(recipe({ recipeIngredient: ['2 cups strawberries', '1/2 cup lychee jelly', '1/3 cup sugar'] })).replace('<body></body>',
+    `<body><h2>Ingredients</h2><ul><li>2 cups strawberries (chopped)</li><li>1/2 cup lychee jelly (or whatever flavor you prefer)</li>
+    <li>1/3 cup sugar (or honey to taste)</li></ul></body>`)
+  t.same(ingredients(extract(html)), ['2 cups strawberries', '1/2 cup lychee jelly', '1/3 cup sugar'])
+})
+
+t.test('ingredients: of lists alike for each number of servings, only the one marked active is read', async t => {
+  const r = extract(page(`<h2>Zutaten</h2><div class="portions">
+    <ul class="recipe-list" data-size="2"><li>5,5 dl Bouillon</li><li>110 g Polenta</li><li>Salz</li></ul>
+    <ul class="recipe-list is-active" data-size="4"><li>1,1 l Bouillon</li><li>220 g Polenta</li><li>Salz</li></ul>
+    <ul class="recipe-list" data-size="6"><li>1,65 l Bouillon</li><li>330 g Polenta</li><li>Salz</li></ul></div>
+    <h2>Zubereitung</h2><p>Bouillon aufkochen und die Polenta einrieseln lassen.</p>`))
+  t.same(ingredients(r), ['1,1 l Bouillon', '220 g Polenta', 'Salz'])
+})
+
+t.test('ingredients: a short plain line right before the first list names its group', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><p>for 14 servings</p><p>Dough</p><ul><li>½ cup butter, melted</li><li>5 cups flour</li></ul>
+    <p>Filling</p><ul><li>¾ cup brown sugar</li><li>2 tablespoons cinnamon</li></ul><h2>Preparation</h2><p>Mix the dough and let it rise.</p>`))
+  t.same(ingredients(r), ['½ cup butter, melted', '5 cups flour', '¾ cup brown sugar', '2 tablespoons cinnamon'])
+  t.same(r.ingredients.map(i => i.group), ['Dough', 'Dough', 'Filling', 'Filling'])
+})
+
+t.test('headings: "4 tips to vary it" ends a section, "Banketstaaf maken" heads the steps', async t => {
+  const r = extract(page(`<h2>Ingrediënten</h2><ul><li>250 g amandelspijs</li><li>1 rol bladerdeeg</li><li>1 ei</li></ul>
+    <h2>4 tips om te variëren met deze banketstaaf</h2><ul><li>Verstop wat kersen in het midden van de rol spijs.</li>
+    <li>Meng wat sinaasappelrasp door het amandelspijs.</li></ul>
+    <h2>Banketstaaf maken</h2><p>Verwarm de oven voor op 200 graden en bekleed een bakplaat.</p><p>Rol het bladerdeeg uit en leg de spijs erop.</p>`))
+  t.same(steps(r), ['Verwarm de oven voor op 200 graden en bekleed een bakplaat.', 'Rol het bladerdeeg uit en leg de spijs erop.'])
+})
+
+t.test('steps: "Dica: ..." notes between the steps are not steps', async t => {
+  const r = extract(page(`<h2>Ingredientes</h2><ul><li>500 g de peito de frango</li><li>2 ovos</li></ul>
+    <h2>Modo de preparo</h2><p>Corte o frango em cubos pequenos.</p><p>Dica: esse tamanho ajuda a fritar mais rápido.</p>
+    <p>Passe os cubos no ovo batido e frite.</p>`))
+  t.same(steps(r), ['Corte o frango em cubos pequenos.', 'Passe os cubos no ovo batido e frite.'])
+})
+
+t.test('ingredients: of alternatives alike (one per appliance), the hidden ones are left out', async t => {
+  const r = extract(page(`<section class="ingredients"><h2>Ingredients</h2>
+    <div data-method="standard"><ul><li>1 cup whole milk</li><li>1/3 cup sugar</li></ul></div>
+    <div data-method="deluxe" class="d-none"><ul><li>1 1/2 cups whole milk</li><li>1/2 cup sugar</li></ul></div></section>
+    <h2>Directions</h2><ol><li>Mix the milk and the sugar until dissolved.</li></ol>`))
+  t.same(ingredients(r), ['1 cup whole milk', '1/3 cup sugar'])
+})
+
+t.test('steps: times set as label and value lines ("Garzeit:" over "40 Min") under the steps heading are skipped', async t => {
+  const r = extract(page(`<h2>Zutaten</h2><ul><li>2 Hühnerbrüste</li><li>1 Karotte</li></ul>
+    <h2>Zubereitung</h2><dl><dt>Vorbereitung:</dt><dd>30 Min</dd><dt>Garzeit:</dt><dd>40 Min</dd></dl><div>Gesamtzeit:</div><div><b>1 Std 10 Min</b></div>
+    <p>1.Die Hühnerbrust in Stücke schneiden und würzen.</p><p>2.Die Karotte schälen und raspeln.</p>`))
+  t.same(steps(r), ['Die Hühnerbrust in Stücke schneiden und würzen.', 'Die Karotte schälen und raspeln.'])
+})
+
+t.test('headings: Chinese "…的做法" heads the steps', async t => {
+  const r = extract(page(`<h2>用料</h2><table><tr><td>番茄</td><td>两个</td></tr><tr><td>洋葱</td><td>半个</td></tr></table>
+    <h2>番茄鸡肉焗饭【两人份】的做法</h2><ol><li><p>番茄切丁，洋葱切丝备用</p></li><li><p>鸡肉切块，腌制15分钟以上</p></li></ol>`))
+  t.same(steps(r), ['番茄切丁，洋葱切丝备用', '鸡肉切块，腌制15分钟以上'])
+})
+
+t.test('steps: numbered paragraphs right after the ingredients are the steps, not a list further down (comments)', async t => {
+  const r = extract(page(`<ul><li>250 g de tagliatelles</li><li>100 g de lardons</li><li>1 oeuf</li><li>4 cs de parmesan</li></ul>
+    <p>1- Battez l'œuf à la fourchette.</p><p>2- Ajoutez le parmesan et mélangez.</p><p>3- Faites cuire les pâtes et mélangez le tout.</p>
+    <div>3 commentaires</div><ol><li><div>Nadine il y a 10 ans</div><p>Quelle bonne idée, je fonce en cuisine tout de suite !</p></li>
+    <li><div>Chantal il y a 10 ans</div><p>Je vais la faire ce soir, merci pour cette bonne recette !</p></li></ol>`))
+  t.same(steps(r), ["Battez l'œuf à la fourchette.", 'Ajoutez le parmesan et mélangez.', 'Faites cuire les pâtes et mélangez le tout.'])
+})
+
+t.test('steps: lists under numbered headings ("1. Do some prep:", "2. Make the salad:") after the ingredients are one list of steps', async t => {
+  const r = extract(page(`<h2>Produce</h2><ul><li>1 small red onion</li><li>2 celery stalks</li><li>1 medium tomato</li></ul>
+    <h2>Pantry</h2><ul><li>2 cans oil-packed tuna</li><li>1/3 cup mayonnaise</li></ul>
+    <h3>1. Do some prep:</h3><ul><li>Finely chop half of the red onion and the celery.</li><li>Thinly slice the tomato crosswise.</li></ul>
+    <h3>2. Make the tuna salad:</h3><ul><li>Stir the mayonnaise into the onion and the celery.</li><li>Add the tuna and flake it apart with a fork.</li></ul>`))
+  t.same(steps(r), ['Finely chop half of the red onion and the celery.', 'Thinly slice the tomato crosswise.',
+    'Stir the mayonnaise into the onion and the celery.', 'Add the tuna and flake it apart with a fork.'])
+})
+
+t.test('steps: a step number glued to the first word ("1Wash the vegetables.") is removed, "1st" is kept', async t => {
+  const r = extract(page(`<h2>Ingredients</h2><ul><li>1 cucumber</li><li>2 tomatoes</li></ul>
+    <h2>Method</h2><ol><li><span>1</span>Wash the vegetables.</li><li><span>2</span>Roughly chop them.</li><li>1st of all, season them well.</li></ol>`))
+  t.same(steps(r), ['Wash the vegetables.', 'Roughly chop them.', '1st of all, season them well.'])
+})
+
+t.test('ingredients: Bootstrap tab panes ("tab-pane fade active show" among "tab-pane fade") read only the shown one', async t => {
+  const r = extract(page(`<h2>Ingrédients</h2><div class="tab-content">
+    <div class="tab-pane fade active show" id="p2"><ul><li>4 gousses d'ail</li><li>8 pommes de terre</li></ul></div>
+    <div class="tab-pane fade" id="p4"><ul><li>8 gousses d'ail</li><li>16 pommes de terre</li></ul></div></div>
+    <h2>Préparation</h2><p>Épluchez les pommes de terre et l'ail.</p>`))
+  t.same(ingredients(r), ["4 gousses d'ail", '8 pommes de terre'])
+})
+
 // Linear, counted as in recipe-extract.test.ts: pages shaped to reach each heuristic, at a quarter of the size and at
 // the size, past every cap.
 function shapedPages (size: number): Record<string, string> {
@@ -302,6 +542,8 @@ function shapedPages (size: number): Record<string, string> {
     'amounts set apart in list items': page('<h2>Ingredients</h2><ul>' + '<li><span>2 cups</span><div>flour</div></li>'.repeat(n('<li><span>2 cups</span><div>flour</div></li>')) + '</ul>'),
     'steps given as titles': ld(recipe({ recipeInstructions: ['Mix', 'Bake'] })).replace('<body></body>',
       `<body>${'<p>Mix</p><p>Stir the batter well.</p>'.repeat(n('<p>Mix</p><p>Stir the batter well.</p>'))}</body>`),
+    'numbered lists without a steps heading': page('<ol><li>Stir the soup slowly for a while.</li><li>Serve it.</li></ol>'.repeat(n('<ol><li>Stir the soup slowly for a while.</li><li>Serve it.</li></ol>')) +
+      `<h2>Ingredients</h2><ul>${li.repeat(3)}</ul>`),
     'headings ending in tips': page('<h2>Kitchen Tips</h2><p>1 cup</p>'.repeat(n('<h2>Kitchen Tips</h2><p>1 cup</p>')))
   }
 }

@@ -33,6 +33,8 @@ export interface Page {
   title: string | null
   /** The texts of the first <h1> elements that have text (a theme's site-name <h1> may come first). */
   h1s: string[]
+  /** The <h1> elements whose texts are `h1s`. */
+  h1Elements: Element[]
   metas: Element[]
   links: Element[]
   baseHref: string | null
@@ -59,6 +61,7 @@ export function parsePage (html: string): Page {
     lang: null,
     title: null,
     h1s: [],
+    h1Elements: [],
     metas: [],
     links: [],
     baseHref: null,
@@ -99,7 +102,10 @@ export function parsePage (html: string): Page {
         page.title = textOf(item, false, 2000)
       } else if (name === 'h1' && page.h1s.length < MAX_H1) {
         const text = textOf(item, false, 2000)
-        if (text.trim() !== '') page.h1s.push(text)
+        if (text.trim() !== '') {
+          page.h1s.push(text)
+          page.h1Elements.push(item)
+        }
       } else if (name === 'base' && page.baseHref == null && a.href != null) {
         page.baseHref = a.href
       } else if (name === 'img' && page.images.length < 1000) {

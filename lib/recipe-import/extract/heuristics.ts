@@ -74,13 +74,15 @@ function classKind (el: Element): Kind | null {
 /** Class names holding these words are sign-up boxes and adverts wherever they sit ("article-newsletter-signup-cta"). */
 const PROMO_CLASS = /newsletter|subscribe|signup|sign-up|optin|opt-in|advert/
 
-function isFurniture (el: Element, name: string): boolean {
+function isFurniture (el: Element, name: string, main: Set<AnyNode>): boolean {
   if (name === 'body' || name === 'main' || name === 'article' || name === 'html') return false
   const role = el.attribs.role
   if (role != null && SKIP_ROLES.has(role.toLowerCase())) return true
   if (el.attribs['aria-hidden'] === 'true') return true
   const cls = el.attribs.class
-  if (cls == null || cls === '') return false
+  // A "widget" or "widget-area" around the page's <h1> (or marked role=main) is the page's content, not its furniture;
+  // a heading classed "widget-title" is a heading (the widget around it, if any, is furniture by its own class).
+  if (cls == null || cls === '' || main.has(el) || role === 'main' || /^h[1-6]$/.test(name)) return false
   for (const token of cls.toLowerCase().split(/\s+/)) if (FURNITURE_CLASS.test(token) || PROMO_CLASS.test(token)) return true
   return false
 }
@@ -120,9 +122,79 @@ function severalCells (row: AnyNode | null): boolean {
   return false
 }
 
+/** The elements around the page's <h1>s (a bounded walk up from each). */
+function aroundHeadings (page: Page): Set<AnyNode> {
+  const out = new Set<AnyNode>()
+  for (const h1 of page.h1Elements) {
+    let depth = 0
+    for (let n: AnyNode | null = h1.parent; n != null && depth < 200 && !out.has(n); n = n.parent, depth++) out.add(n)
+  }
+  return out
+}
+
+const ACTIVE = /^(?:active|is-active|selected|is-selected|current|is-current)$/
+/** State classes that go with "active" ("tab-pane fade active show", Bootstrap's "fade in active"). */
+const SHOWN = /^(?:show|in|open|visible|is-visible)$/
+
+/**
+ * Tab panes: sibling elements alike (same tag, same classes but for "active") of which exactly one is marked
+ * active ("<ul class="list is-active">" among the same list for other numbers of servings). The others are hidden
+ * until chosen. Null when there are none. (One look at each child.)
+ */
+function inactivePanes (el: Element): Set<AnyNode> | null {
+  if (el.children.length < 2) return null
+  const groups = new Map<string, { members: Element[], active: number }>()
+  for (const child of el.children) {
+    if (!isElement(child) || child.attribs.class == null || child.attribs.class.length > 300) continue
+    const tokens = child.attribs.class.toLowerCase().split(/\s+/).filter(t => t !== '')
+    const active = tokens.some(t => ACTIVE.test(t))
+    const key = `${child.name} ${tokens.filter(t => !ACTIVE.test(t) && !SHOWN.test(t)).sort().join(' ')}`
+    let group = groups.get(key)
+    if (group == null) {
+      if (groups.size >= 50) continue
+      group = { members: [], active: 0 }
+      groups.set(key, group)
+    }
+    group.members.push(child)
+    if (active) group.active++
+  }
+  let out: Set<AnyNode> | null = null
+  for (const group of groups.values()) {
+    if (group.active !== 1 || group.members.length < 2) continue
+    out ??= new Set()
+    for (const member of group.members) {
+      if (!member.attribs.class.toLowerCase().split(/\s+/).some(t => ACTIVE.test(t))) out.add(member)
+    }
+  }
+  // Alternatives alike in their attributes ("<div data-method="...">" per appliance) of which some are hidden and
+  // some shown: the shown ones are the page's.
+  const alike = new Map<string, { shown: number, hidden: Element[] }>()
+  for (const child of el.children) {
+    if (!isElement(child)) continue
+    const names = Object.keys(child.attribs).filter(n => n !== 'class' && n !== 'style' && n !== 'hidden' && n !== 'id')
+    if (names.length === 0 || names.length > 10) continue
+    const key = `${child.name} ${names.sort().join(' ')}`
+    let group = alike.get(key)
+    if (group == null) {
+      if (alike.size >= 50) continue
+      group = { shown: 0, hidden: [] }
+      alike.set(key, group)
+    }
+    if (isHidden(child)) group.hidden.push(child)
+    else group.shown++
+  }
+  for (const group of alike.values()) {
+    if (group.shown === 0 || group.hidden.length === 0) continue
+    out ??= new Set()
+    for (const member of group.hidden) out.add(member)
+  }
+  return out
+}
+
 /** The page as lines, in document order. */
 export function pageLines (page: Page): Line[] {
   const body: AnyNode = page.body
+  const main = aroundHeadings(page)
   const lines: Line[] = []
   let buffer: string[] = []
   let bufferLength = 0
@@ -196,7 +268,8 @@ export function pageLines (page: Page): Line[] {
       continue
     }
     const name = node.name.toLowerCase()
-    if (SKIP.has(name) || isFurniture(node, name) || (itemDepth > 0 && isHidden(node))) continue
+    // An <aside> inside a list item is a box set into a step ("Learn more" and a link to an article), not the step.
+    if (SKIP.has(name) || isFurniture(node, name, main) || (itemDepth > 0 && (isHidden(node) || name === 'aside'))) continue
     if (name === 'br' && open[open.length - 1].cell && bufferLength < MAX_LINE_CHARS) {
       buffer.push(' ')
       bufferLength++
@@ -232,7 +305,10 @@ export function pageLines (page: Page): Line[] {
       ...(kind == null ? { kind: parent.kind, container: parent.container } : kind === parent.kind ? { kind, container: parent.container } : { kind, container: node })
     })
     stack.push({ exit: node, block, bold, link, level, item })
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i] })
+    const inactive = inactivePanes(node)
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      if (inactive == null || !inactive.has(node.children[i])) stack.push({ node: node.children[i] })
+    }
   }
   flush()
   return joinAmounts(lines)
@@ -282,7 +358,18 @@ function sameIngredient (amount: Line, name: Line): boolean {
     for (let depth = 0; node != null && depth < 8; node = node.parent, depth++) if (node === item) return true
     return false
   }
-  return amount.kind === 'ingredients' && name.kind === 'ingredients' && amount.container === name.container && !amount.item && !name.item
+  // Side by side: in one parent ("<div>200 g</div><div>flour</div>"); an amount closing one block of a name and its
+  // amount ("<div><div>Pine nuts</div><div>70 g</div></div>") belongs to the name before it, not the one after.
+  if (amount.kind !== 'ingredients' || name.kind !== 'ingredients' || amount.container !== name.container || amount.item || name.item) return false
+  const around = blockAround(name.block)
+  return amount.block === around || blockAround(amount.block) === around
+}
+
+/** The nearest block element around a node (a few levels up at most). */
+function blockAround (node: AnyNode): AnyNode | null {
+  let n: AnyNode | null = node.parent
+  for (let depth = 0; n != null && depth < 8; n = n.parent, depth++) if (isElement(n) && BLOCK.has(n.name.toLowerCase())) return n
+  return null
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -291,6 +378,8 @@ function sameIngredient (amount: Line, name: Line): boolean {
 const END = String.raw`(?=$|[\s:(\-–—,.!*：（【\[|])`
 /** Words that qualify the heading of a whole recipe's list: "Recipe ingredients", "Step-by-step instructions". */
 const QUALIFIER = String.raw`(?:(?:the|your|our|recipe|cooking|baking|preparation|step[- ]by[- ]step|detailed|full|complete|easy|simple|basic)\s+)?`
+/** An article before the heading's word: "Les ingrédients de la recette", "Die Zubereitung", "De bereiding". */
+const ARTICLE = String.raw`(?:(?:les|la|le|die|der|de|het|gli|il|los|las|el|os|as)\s+|l['’]\s?)?`
 const INGREDIENT_WORDS = [
   String.raw`ingredients?(?:\s+list)?`, String.raw`what you(?:'|’)?ll need`, String.raw`you(?:'|’)?ll need`, 'you will need',
   'shopping list', 'zutatenliste', 'zutaten', 'ingrédients', 'ingredienti', 'ingredientes', String.raw`ingredi[eë]nten(?:lijst)?`, 'benodigdheden',
@@ -302,7 +391,7 @@ const INSTRUCTION_WORDS = [
   'instructions?', 'directions?', 'method', 'preparation', String.raw`how to make(?: it)?`, 'steps', 'procedure',
   String.raw`zubereitung(?:sschritte)?`, 'arbeitsschritte', 'anleitung', String.raw`so geht(?:'|’)?s`, String.raw`so wird(?:'|’)?s gemacht`, 'préparation', 'étapes',
   'preparazione', 'procedimento', 'istruzioni', 'preparación', 'elaboración', 'instrucciones', 'pasos',
-  String.raw`modo de prepar(?:o|a|ación)`, 'preparo', 'preparação', 'como fazer', String.raw`bereiding(?:swijze)?`, 'werkwijze',
+  String.raw`modo de prepar(?:o|a|ación)`, 'preparo', 'preparação', 'como fazer', String.raw`bereiding(?:swijze)?`, 'werkwijze', 'instructies', 'stappen',
   'zo maak je het', 'fremgangsmåte', 'fremgangsmåde', 'slik gjør du', 'sådan gør du', 'så gör du', 'gör så här',
   'tillagning', 'tilberedning', 'instruktioner', String.raw`valmistus(?:ohje)?`, 'przygotowanie', 'sposób przygotowania',
   'wykonanie', String.raw`postup(?: prípravy)?`, 'příprava', 'príprava', 'priprema', 'postupak', 'priprava', 'postopek',
@@ -311,26 +400,45 @@ const INSTRUCTION_WORDS = [
   'אופן ההכנה', 'הוראות הכנה', 'طريقة التحضير', 'طريقة العمل', '作り方', '做法', '作法', '步骤', '制作方法', '製作方法',
   '만드는 ?법', '조리 ?방법', '조리법', 'วิธีทำ'
 ]
-const INGREDIENTS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INGREDIENT_WORDS.join('|')})${END}`, 'iu')
-const INSTRUCTIONS_HEADING = new RegExp(String.raw`^${QUALIFIER}(?:${INSTRUCTION_WORDS.join('|')})${END}`, 'iu')
-const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and tricks)?|nutrition(?:al)?(?: facts| information| info)?|video|equipment|comments?|reviews?|related(?: recipes| posts)?|you may also like|share(?: this)?|print(?: recipe)?|leave a (?:reply|comment)|serving suggestions?|storage|faqs?|notizen|tipps?|hinweise?|nährwerte|conseils?|astuces?|consigli|valori nutrizionali|notas?|consejos|opmerkingen|tip|information nutritionnelle|rate this recipe|did you make this|more recipes(?: for)?|meer recepten|mehr rezepte|plus de recettes|altre ricette|más recetas|mais receitas|flere oppskrifter|gerelateerde recepten|verwandte rezepte|ähnliche rezepte|recettes similaires|ricette correlate|recetas relacionadas|receitas relacionadas|lignende oppskrifter)${END}`, 'iu')
+const INGREDIENTS_HEADING = new RegExp(String.raw`^${ARTICLE}${QUALIFIER}(?:${INGREDIENT_WORDS.join('|')})${END}`, 'iu')
+const INSTRUCTIONS_HEADING = new RegExp(String.raw`^${ARTICLE}${QUALIFIER}(?:${INSTRUCTION_WORDS.join('|')})${END}`, 'iu')
+const STOP_HEADING = new RegExp(String.raw`^(?:recipe\s+)?(?:notes?|tips?(?: and tricks)?|nutrition(?:al)?(?: facts| information| info)?|video|equipment|comments?|reviews?|related(?: recipes| posts)?|you may also like|share(?: this)?|print(?: recipe)?|leave a (?:reply|comment)|serving suggestions?|storage|faqs?|notizen|tipps?|hinweise?|nährwerte|nährwertangaben|nährwertinformationen|næringsinnhold|næringsindhold|näringsvärden?|näringsinnehåll|voedingswaarden?|valeurs nutritionnelles|información nutricional|valores nutricionales|informação nutricional|wartości odżywcze|conseils?|astuces?|consigli|valori nutrizionali|notas?|consejos|opmerkingen|tip|information nutritionnelle|rate this recipe|did you make this|more recipes(?: for)?|meer recepten|mehr rezepte|plus de recettes|altre ricette|más recetas|mais receitas|flere oppskrifter|gerelateerde recepten|verwandte rezepte|ähnliche rezepte|recettes similaires|ricette correlate|recetas relacionadas|receitas relacionadas|lignende oppskrifter)${END}`, 'iu')
 /** A heading ending in such a word ("Pro Tips", "Make-Ahead and Storage", "Tools You'll Need") ends a section too. */
 const STOP_LAST_WORD = /^(?:[\p{L}'’&+-]+\s+){0,5}(?:tips?|notes|variations?|substitutions?|storage|equipment|tools(?: you(?:'|’)?ll need)?|faqs?|questions)[\s:!?.]*$/iu
 
+/** A note set between steps: "Tip: ...", "Dica: ...", "Astuce : ...". */
+const TIP_LABEL = /^(?:tip|tipp|dica|astuce|consiglio|consejo|truco|hinweis|vinkki|wskazówka|savjet)\s?:/i
+/** "4 tips to vary it", "Tipps für die Füllung": a heading of tips, numbered or not. */
+const TIPS_FIRST = /^(?:\d{1,2}\s+)?(?:(?:pro|expert|top|quick|handy|our|my)\s+)?(?:tips|tipps|astuces|consigli|consejos|dicas|trucs)\b/iu
+/** A dish and the verb of making it, in languages that put the verb last ("Banketstaaf maken", "Brot backen"). */
+const MAKING = /^[\p{L}'’&\- ]{2,45}\s(?:maken|bereiden|zubereiten|machen|backen)$/iu
+/** "番茄鸡肉焗饭的做法" (the way of making ...): the word comes last in Chinese and Japanese headings. */
+const MAKING_CJK = /(?:做法|作法|作り方)$/u
 const HEADING_TAIL = 40
+const FOR_TAIL = /^\s*(?:for|für|pour|per|para|voor|til|för|na|za)\s/i
 const TIME_WORDS = /\d|\btime\b|zeit|temps|tempo|tiempo|tijd|\btid\b/i
 
+/** A heading that is its word alone ("Ingredients", "Method:", "Die Zubereitung"), nothing after it. */
+function bareHeading (text: string, kind: Kind): boolean {
+  const m = (kind === 'ingredients' ? INGREDIENTS_HEADING : INSTRUCTIONS_HEADING).exec(text)
+  return m != null && /^[\s:：.!*()\-–—]*$/.test(text.slice(m[0].length))
+}
+
 function headingKind (line: Line): Kind | 'stop' | null {
-  if (line.text.length > 60) return null
+  // A list item that is a link is an entry of a table of contents ("How to make it" pointing down the page).
+  if (line.text.length > 60 || (line.link && line.item)) return null
   const test = (re: RegExp): boolean => {
     const m = re.exec(line.text)
-    return m != null && line.text.length - m[0].length <= HEADING_TAIL
+    // "Zutaten für eine Tourte mit Feigen und Confit de canard:" names what the list is for, however long.
+    return m != null && (line.text.length - m[0].length <= HEADING_TAIL || FOR_TAIL.test(line.text.slice(m[0].length)))
   }
   if (test(INGREDIENTS_HEADING)) return 'ingredients'
   // "Preparation time: 15 min" is a time, not the heading of the steps.
   if (test(INSTRUCTIONS_HEADING) && !TIME_WORDS.test(line.text)) return 'instructions'
   if (test(STOP_HEADING)) return 'stop'
-  if ((line.level > 0 || line.bold) && STOP_LAST_WORD.test(line.text)) return 'stop'
+  if ((line.level > 0 || line.bold) && (STOP_LAST_WORD.test(line.text) || TIPS_FIRST.test(line.text))) return 'stop'
+  // "Banketstaaf maken", "Pizza zubereiten": a section heading naming the dish and the making of it.
+  if (line.level >= 2 && (MAKING.test(line.text) || MAKING_CJK.test(line.text)) && !TIME_WORDS.test(line.text)) return 'instructions'
   return null
 }
 
@@ -341,11 +449,19 @@ function isSubheading (line: Line): boolean {
   return groupHeader(line.text) != null
 }
 
+/** A <dt>: the term over the <dd> lines that follow it ("Per decorare" over two ingredients). */
+function isTerm (line: Line): boolean {
+  return isElement(line.block) && line.block.name.toLowerCase() === 'dt'
+}
+
 /** Lines that only number a step ("1", "Step 2") or are page furniture. */
 // (Letters of every script count: Korean or Russian text is not punctuation.)
-const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|[^\p{L}\p{N}]*)$/iu
-/** Prose: two sentences or more. */
-const SENTENCES = /[.!?]\s+\p{Lu}[^.!?]*[.!?]/u
+// (A recipe card's controls: "Scale", "1x 2x 3x", "Cook Mode Prevent your screen from going dark".)
+const NOISE = /^(?:(?:step|schritt|étape|passo|paso|stap)?\s*\d{1,2}[.:)]?|print|pin|save|jump to recipe|scroll to|(?:units\s+)?scale|\d(?:[.,]5)?x(?:\s+\d(?:[.,]5)?x){0,5}|cook mode(?:\s[^.!?]{0,60})?|[^\p{L}\p{N}]*)$/iu
+/** "2 Mix the filling", "Step 3: Bake": a step's numbered title. */
+const STEP_TITLE = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|korak|krok|steg|trin)\s*)?\d{1,2}\s*[.):]?\s+\p{L}/iu
+/** Prose: two sentences or more (a word of two letters or more ends the first: "z. B. Tellicherry" is not two). */
+const SENTENCES = /\p{L}{2}[.!?]\s+\p{Lu}[^.!?]{3,}[.!?]/u
 
 interface SectionLine { text: string, group: string | null }
 interface Section { lines: SectionLine[], score: number, end: number, list: Element | null }
@@ -394,6 +510,7 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
   let end = start
   // The same step twice is the page's second rendering (desktop and mobile copies), not a step.
   const seen = new Set<string>()
+  let inline = false
   for (let j = start + 1; j < lines.length && j - start < 600 && out.length < LIMITS.steps; j++) {
     const line = lines[j]
     if (scope != null && !inside(line.block, scope)) break
@@ -410,13 +527,19 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       const next = lines[j + 1]
       const group = kind === 'ingredients' && line.text.length <= 40 && next != null && next.item &&
         startsLikeIngredient(next.text) && headingKind(next) == null
-      if (!group) break
+      // A numbered heading among the steps ("2 Mix the filling") is the title of the next step, whatever its level.
+      const titled = kind === 'instructions' && line.text.length <= 80 && STEP_TITLE.test(line.text)
+      if (!group && !titled) break
     }
     if (kind === 'instructions' && line.link) continue
+    // "Tip: let it rest 20 minutes" between two steps is a note on the step, not a step.
+    if (kind === 'instructions' && !line.item && TIP_LABEL.test(line.text)) continue
     // Links right under the heading ("[edit]", "Jump to the recipe") are the heading's own, not the section's start.
     if (line.link && out.length === 0 && !/\d/.test(line.text)) continue
-    // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps.
-    if (heading.kind === kind && line.kind != null && line.kind !== kind) continue
+    // Inside a recipe card's steps, the ingredients repeated under each step ("used in this step") are not steps; a
+    // paragraph of prose is one, even in a block classed "step-ingredients".
+    if (heading.kind === kind && line.kind != null && line.kind !== kind &&
+      (kind === 'ingredients' || line.item || line.text.length < 20 || !/[.!?。]$/.test(line.text))) continue
     if (scope == null) {
       const ancestor = commonAncestor(parentOf(heading.block), line.block)
       const tag = ancestor != null && isElement(ancestor) ? ancestor.name.toLowerCase() : 'body'
@@ -425,6 +548,26 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
     // Ingredients written as headings ("<h5>• 50g butter</h5>") are ingredients, not the names of groups.
     if (isSubheading(line) && !(kind === 'ingredients' && startsLikeIngredient(line.text))) {
       group = groupName(line.text)
+      continue
+    }
+    // A short plain line right before the first list names its group ("Dough" over the dough's ingredients).
+    if (kind === 'ingredients' && items === 0 && !line.item && line.text.length <= 40 && !/[\d.!?]/.test(line.text) &&
+      lines[j + 1]?.item === true && headingKind(lines[j + 1]) == null) {
+      group = groupName(line.text)
+      continue
+    }
+    // Ingredients written as one paragraph ("4 figs, 3 shallots, 200 g chanterelles, ...") are its parts.
+    const parts = kind === 'ingredients' && !line.item && (out.length === 0 || inline) ? listedInline(line.text) : null
+    // What follows such a paragraph is not more of the list ("Utensils: a 20 cm ring", the first step).
+    if (inline && parts == null) break
+    if (parts != null) {
+      inline = true
+      for (const text of parts) {
+        const entry = { text, group }
+        out.push(entry)
+        score += lineScore(entry, kind, false)
+      }
+      end = j
       continue
     }
     // Prose ends a list of ingredients (a list item with a long note is still an ingredient).
@@ -439,9 +582,10 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
       lastItem = line
       list ??= line.list
     } else if (items >= 2) {
-      // A short line between two lists names the next group ("Filling"); anything else ends the list.
+      // A short line between two lists names the next group ("Filling"), and so does a heading however long
+      // ("Decoration (the amounts vary with the size of the bars)"); anything else ends the list.
       const next = lines[j + 1]
-      if (line.text.length <= 60 && next != null && next.item && next.list !== lastItem?.list && headingKind(next) == null) {
+      if ((line.text.length <= 60 || (line.level > 0 && line.text.length <= 150)) && next != null && next.item && (next.list !== lastItem?.list || isTerm(line)) && headingKind(next) == null) {
         group = groupName(line.text)
         continue
       }
@@ -456,17 +600,49 @@ function sectionAfter (lines: Line[], start: number, kind: Kind): Section {
   // A heading inside a recipe card's ingredients/instructions container ("wprm-recipe-instructions") is the card's
   // own; a blog's "How to make it" above the card is not. Steps written as a list are a recipe's, prose an article's.
   if (heading.kind === kind) score *= 2
+  // The bare word ("Instructions") heads a recipe's own list; "How to Make Greek Yogurt Bowls" heads a blog's account.
+  if (bareHeading(heading.text, kind)) score *= 1.5
   if (kind === 'instructions' && items > 0 && items === out.length) score *= 1.3
   return { lines: out, score, end, list }
 }
 
-function bestByHeading (lines: Line[], kind: Kind): Section | null {
+/**
+ * The best section under a heading of `kind`. `after`: where the ingredients end; steps whose heading comes right
+ * after them (a recipe card's "Instructions" under its list) count more than an account of the recipe higher up.
+ */
+/**
+ * The parts of a paragraph that lists ingredients ("4 figs, 1 duck confit (2 legs), 3 shallots, 200 g chanterelles"):
+ * four or more, split at ", " or "; " outside brackets ("1,5 kg" keeps its decimal comma), each short, half or more
+ * starting with a quantity. Null for anything else.
+ */
+export function listedInline (text: string): string[] | null {
+  if (text.length > 2000 || SENTENCES.test(text)) return null
+  const parts: string[] = []
+  let depth = 0
+  let from = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '(' || c === '[') depth++
+    else if ((c === ')' || c === ']') && depth > 0) depth--
+    else if ((c === ',' || c === ';') && depth === 0 && text[i + 1] === ' ') {
+      parts.push(text.slice(from, i).trim())
+      from = i + 1
+    }
+  }
+  parts.push(text.slice(from).trim().replace(/[.。]$/, ''))
+  const kept = parts.filter(p => p !== '')
+  if (kept.length < 4 || kept.some(p => p.length > 80)) return null
+  return kept.filter(p => startsWithQuantity(p)).length >= kept.length / 2 ? kept.slice(0, LIMITS.ingredients) : null
+}
+
+function bestByHeading (lines: Line[], kind: Kind, after = -1): Section | null {
   let best: Section | null = null
   let tried = 0
   for (let i = 0; i < lines.length && tried < 30; i++) {
     if (headingKind(lines[i]) !== kind) continue
     tried++
     const section = sectionAfter(lines, i, kind)
+    if (after >= 0 && i > after && i - after <= 3) section.score *= 1.5
     if (section.lines.length > 0 && section.score > 0 && (best == null || section.score > best.score)) best = section
   }
   return best
@@ -474,10 +650,17 @@ function bestByHeading (lines: Line[], kind: Kind): Section | null {
 
 function bestByContainer (lines: Line[], kind: Kind): Section | null {
   const groups = new Map<Element, number[]>()
+  // Sibling containers one after the other ("<div class="instruction">" a step) are one list: the first names it.
+  let last: Element | null = null
+  let lastKey: Element | null = null
   lines.forEach((line, i) => {
     if (line.kind !== kind || line.container == null) return
-    const list = groups.get(line.container)
-    if (list == null) groups.set(line.container, [i])
+    const same = last != null && (line.container === last || (line.container.parent != null && line.container.parent === last.parent))
+    const key = same && lastKey != null ? lastKey : line.container
+    last = line.container
+    lastKey = key
+    const list = groups.get(key)
+    if (list == null) groups.set(key, [i])
     else if (list.length < LIMITS.steps * 2) list.push(i)
   })
   let best: Section | null = null
@@ -507,8 +690,8 @@ function bestByContainer (lines: Line[], kind: Kind): Section | null {
   return best
 }
 
-function findSection (lines: Line[], kind: Kind): Section | null {
-  const byHeading = bestByHeading(lines, kind)
+function findSection (lines: Line[], kind: Kind, after = -1): Section | null {
+  const byHeading = bestByHeading(lines, kind, after)
   const byContainer = bestByContainer(lines, kind)
   if (byHeading == null) return byContainer
   if (byContainer == null) return byHeading
@@ -518,20 +701,33 @@ function findSection (lines: Line[], kind: Kind): Section | null {
 /** Steps without a heading: the list that follows the ingredients ("Let's get started!" + a numbered list). */
 function listAfter (lines: Line[], ingredients: Section): Section | null {
   const out: SectionLine[] = []
+  let prose = 0
+  let group: string | null = null
   let list: Element | null = null
   let score = 0
   for (let j = ingredients.end + 1; j < lines.length && j - ingredients.end < 60 && out.length < LIMITS.steps; j++) {
     const line = lines[j]
     const found = headingKind(line)
     if (found != null && found !== 'instructions') break
+    // Numbered headings over lists ("1. Do some prep:", "2. Make the salad:") name the groups of one list of steps.
+    const next = lines[j + 1]
+    if (line.level > 0 && line.text.length <= 80 && STEP_TITLE.test(line.text) && next?.item === true && next.list != null &&
+      next.list !== ingredients.list) {
+      group = groupName(line.text)
+      list = next.list
+      continue
+    }
     if (list == null) {
+      // Paragraphs of prose first ("1- Beat the egg.", "2- Add the cheese.") are the steps, not a list further down
+      // (the comments).
+      if (!line.item && !line.link && line.level === 0 && (line.text.length >= 40 || /[.!?。！]$/.test(line.text)) && ++prose >= 2) return null
       if (!line.item || line.list == null || line.list === ingredients.list || line.link) continue
       list = line.list
     } else if (line.list !== list) {
       break
     }
     if (!line.item || NOISE.test(line.text)) continue
-    const entry = { text: line.text, group: null }
+    const entry = { text: line.text, group }
     out.push(entry)
     score += lineScore(entry, 'instructions', line.link)
   }
@@ -548,6 +744,43 @@ function betterOf (byHeading: Section | null, lines: Line[], recipe: boolean): S
   if (byHeading != null && (quantities >= 2 || byHeading.lines.length >= 3)) return byHeading
   const byShape = ingredientsByContent(lines, recipe)
   return byShape != null && byShape.lines.length > (byHeading?.lines.length ?? 0) ? byShape : byHeading
+}
+
+/**
+ * Steps without a heading anywhere on the page: the numbered list (<ol>) of the most text whose items read like steps
+ * (two or more, 30 characters or more on average, no links), outside sections such as "Notes" or "Tips". A page may
+ * set its steps above its box of ingredients.
+ */
+function orderedListAnywhere (lines: Line[], ingredients: Section): Section | null {
+  const lists = new Map<Element, { lines: SectionLine[], chars: number, links: number, end: number }>()
+  let stopped = false
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (!line.item && (line.level > 0 || line.bold)) {
+      stopped = headingKind(line) === 'stop'
+      continue
+    }
+    if (stopped || !line.item || !line.ordered || line.list == null || line.list === ingredients.list) continue
+    if (NOISE.test(line.text)) continue
+    let entry = lists.get(line.list)
+    if (entry == null) {
+      entry = { lines: [], chars: 0, links: 0, end: i }
+      lists.set(line.list, entry)
+    }
+    if (entry.lines.length >= LIMITS.steps) continue
+    if (line.link) entry.links++
+    entry.lines.push({ text: line.text, group: null })
+    entry.chars += line.text.length
+    entry.end = i
+  }
+  let best: Section | null = null
+  for (const [list, entry] of lists) {
+    const n = entry.lines.length
+    if (n < 2 || entry.links > 0 || entry.chars / n < 30) continue
+    const score = entry.lines.reduce((sum, l) => sum + lineScore(l, 'instructions', false), 0)
+    if (best == null || score > best.score) best = { lines: entry.lines, score, end: entry.end, list }
+  }
+  return best
 }
 
 /** Steps without a heading written as paragraphs: the prose that follows the ingredients, up to the next heading. */
@@ -590,7 +823,7 @@ const BULLETED = /^[•▪◦●·*-]/
 const MEASURE = /^[^\p{L}]{0,12}(?:[½¼¾⅓⅔⅛⅜⅝⅞]|\d+\s*\/\s*\d+|\d*[.,]\d|(?:\d+\s*)(?:g|gr|grams?|grammes?|kg|mg|ml|cl|dl|l|liters?|litres?|oz|fl\.?\s*oz|lbs?|pounds?|ounces?|cups?|c\.|tbsp|tbs|tsp|tablespoons?|teaspoons?|pinch|dash|cloves?|cans?|el|tl|msk|tsk|ss|ts|stk|pk|szt|łyż\p{L}*|cs|cc|c\.\s*à|cuill\p{L}*|cucchia\p{L}*|cuchar\p{L}*|colher\p{L}*|eetlepels?|theelepels?|克|毫升|升|匙|杯|大さじ|小さじ|스푼|컵)(?![\p{L}]))/iu
 
 /** "1 Preheat the oven", "2 Mix": lines numbered in sequence are steps, whatever their first character. */
-const LEADING_NUMBER = /^(\d{1,2})(?:[.):]|\s)/
+const LEADING_NUMBER = /^(\d{1,2})(?:[.):]|\s|-\s)/
 
 /**
  * Ingredients without a heading or a named container: the run of list items (or bulleted lines) that look most like
@@ -631,6 +864,8 @@ function ingredientsByContent (lines: Line[], recipe: boolean): Section | null {
     const quantity = startsLikeIngredient(text)
     const candidate = text.length <= 150 && line.kind !== 'instructions' && !SENTENCES.test(text) &&
       !(line.ordered && text.length > 80) && !(quantity && text.length > 60 && /[.!。]$/.test(text)) &&
+      // "1- Beat the egg." in a paragraph of its own is a numbered step.
+      !(quantity && !line.item && LEADING_NUMBER.test(text) && /\p{L}{2}[.!。]$/u.test(text)) &&
       (quantity
         ? (line.item || line.level === 0 || BULLETED.test(text))
         // Without a quantity: an item of a list, or a line of the paragraph the run's last line is in ("Salt<br>").
@@ -669,7 +904,11 @@ const TIME_LABEL = /^(total(?: time)?|ready in|prep(?:aration)?(?: time)?|cook(?
 const PREP_LABEL = /^(?:prep|zubereitung|arbeitszeit|vorbereitung|temps de pr|préparation|tempo di prep|preparazione|tiempo de prep|preparación|tempo de prep|bereiding)/
 const COOK_LABEL = /^(?:cook|bake|baking|kochzeit|backzeit|garzeit|temps de cuisson|cuisson|tempo di cottura|cottura|tiempo de cocc|cocción|kooktijd|tilberedning)/
 const YIELD_LABEL = /^(?:serves|servings?|yields?|makes|portions?|porties|portionen|personen|personnes|porzioni|raciones|porciones|porções|porsjoner|portioner|für)\s*:?\s*(.*)$/i
-const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)$/i
+const YIELD_VALUE = /^(?:(?:for|für|pour|per|para|voor)\s+)?(\d+(?:\s*(?:-|–|to|à|a|bis|tot|til|do)\s*\d+)?)\s+(?:servings?|portions?|people|persons?|personnes|personen|portionen|porzioni|porciones|porções|porsjoner|portioner|porties|pers\.?)\s*:?$/i
+/** A duration alone ("30 Min", "1 Std 10 Min", "ca. 50 Minuten"): the value of a time label set apart. */
+const DURATION_ONLY = /^(?:(?:ca|approx|env|about|circa)\.?\s*)?\d{1,3}\s*(?:min|mins|minuten|minutes|minutos|minuti|std|stunden?|h|hrs?|hours?|heures?|ore|horas?)\.?(?:\s*\d{1,3}\s*(?:min|mins|minuten|minutes|minutos|minuti)\.?)?$/i
+/** The words of a servings selector around its number ("Für" [-] 4 [+] "Portionen"), each a line of its own. */
+const YIELD_WORD = /^(?:für|for|pour|voor|per|para|servings?|portions?|portionen|porsjoner|portioner|porties|personen|personnes|persone|porzioni|porciones|porções|people|pers\.?|stück|stk\.?|serves|yields?|makes)\s*:?$/i
 /** What follows a time label: a colon, or a number right away. */
 const LABEL_VALUE = /^\s*(?::|\d|[½¼¾])/
 const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
@@ -677,6 +916,10 @@ const SHORT_VALUE = /^\d{1,3}(?:\s*(?:min|mins|minutes|h|hr|hrs|hours?))?\.?$/i
 /** "Prep Time: 10 mins", "Cuisson 1h10", "Serves 4", "6 personnes": a line of the recipe's summary. */
 function isTimeOrYield (text: string): boolean {
   if (text.length > 50) return false
+  if (YIELD_WORD.test(text) || DURATION_ONLY.test(text)) return true
+  // A label whose value is the next line ("Garzeit:" over "40 Min").
+  const bare = TIME_LABEL.exec(text)
+  if (bare != null && /^\s*:\s*$/.test(text.slice(bare[1].length))) return true
   const time = TIME_LABEL.exec(text)
   if (time != null && LABEL_VALUE.test(text.slice(time[1].length)) && parseDuration(time[2]) != null) return true
   if (YIELD_VALUE.test(text)) return true
@@ -1039,7 +1282,7 @@ function richer (page: RawIngredient[], ingredients: RawIngredient[]): boolean {
     const words = wordsOf(ingredients[i].text)
     if (words.filter(w => key.includes(w)).length < words.length * 0.6) return false
     total += words.length
-    added += wordsOf(page[i].text).filter(w => w.length >= 3 && !own.includes(w)).length
+    added += wordsOf(page[i].text.replace(/\([^()]*\)/g, ' ')).filter(w => w.length >= 3 && !own.includes(w)).length
     if (!/[\d½¼¾⅓⅔⅛⅜⅝⅞]/.test(ingredients[i].text) && startsWithQuantity(page[i].text)) added += 2
   }
   return added >= Math.max(2, total * 0.1)
@@ -1105,11 +1348,12 @@ export function pageStepsUnderTitles (lines: Line[], steps: RawStep[]): RawStep[
 export function extractHeuristics (page: Page, context: PageContext, lines: Line[] | null): RawRecipe {
   const out = pageMeta(page, context)
   if (lines == null) return out
-  const steps = findSection(lines, 'instructions')
+  const listed = findSection(lines, 'ingredients')
+  const steps = findSection(lines, 'instructions', listed?.end)
   // With steps under their heading the page is a recipe: a list of quantities without measures is its ingredients.
-  const ingredients = betterOf(findSection(lines, 'ingredients'), lines, steps != null)
+  const ingredients = betterOf(listed, lines, steps != null)
   const instructions = steps ??
-    (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients)))
+    (ingredients == null ? null : (listAfter(lines, ingredients) ?? proseAfter(lines, ingredients) ?? orderedListAnywhere(lines, ingredients)))
   if (ingredients != null) {
     const result = ingredientsOfSection(ingredients)
     if (result.length > 0) out.ingredients = result

@@ -97,7 +97,14 @@ export function extractRecipe (html: string, pageUrl: string): RecipePreview | n
     if (listed != null) recipe.instructions = listed
   }
   const meta = extractHeuristics(page, context, lines)
-  if (lacks(recipe)) fill(recipe, extractEmbedded(page, recipe.title ?? meta.title ?? null))
+  if (lacks(recipe)) {
+    const embedded = extractEmbedded(page, recipe.title ?? meta.title ?? null)
+    // Application state may hold a teaser of the steps (the first two): the page's own list of them is fuller.
+    if (embedded?.instructions != null && embedded.instructions.length > 0 && (recipe.instructions == null || recipe.instructions.length === 0)) {
+      embedded.instructions = pageStepsBeyond(lines, embedded.instructions) ?? embedded.instructions
+    }
+    fill(recipe, embedded)
+  }
   fill(recipe, meta)
   const ingredients = (recipe.ingredients ?? []).slice(0, LIMITS.ingredients).map(toIngredient)
   const instructions: PreviewStep[] = (recipe.instructions ?? []).slice(0, LIMITS.steps).map((s, i) =>

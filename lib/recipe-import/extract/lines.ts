@@ -59,11 +59,13 @@ export function ingredientsFromLines (lines: string[], initialGroup: string | nu
 }
 
 const NUMBERING = /^(?:(?:step|schritt|étape|etape|passo|paso|stap|trin|steg|krok)\s*)?\d{1,2}\s*(?:[.):]|-(?=\s))\s*(?=\S)/i
+/** A number set in a block of its own, glued to the step's first word: "1Wash the vegetables." (not "1st"). */
+const GLUED_NUMBER = /^\d{1,2}(?=\p{Lu}\p{Ll})/u
 const STEP_WORD_ONLY = /^(?:step|schritt|étape|etape|passo|paso|stap|trin|steg|krok)\s*\d{1,2}\s*[.:]?$/i
 
 /** Removes "1.", "2)", "Step 3:" numbering from the start of a step (the preview numbers steps itself). */
 export function stripNumbering (text: string): string {
-  const stripped = text.replace(NUMBERING, '')
+  const stripped = text.replace(NUMBERING, '').replace(GLUED_NUMBER, '')
   return stripped === '' ? text : stripped
 }
 
