@@ -464,9 +464,9 @@ const CORPUS_CASES = 270
 const CORE_PASS_FLOOR = 257
 // The same pages without their JSON-LD and microdata (scripts/without-structured-data.ts): the heuristics read all 270
 // layouts, not only the 36 pages that lack structured data (86% core pass there; 221 of 270 on this reading when it
-// was first measured, against 260 with the structured data). Titles are left out: a page's headline often differs from its recipe's name, which the expected
+// was first measured, against 260 with the structured data; 240 after heuristics found on it). Titles are left out: a page's headline often differs from its recipe's name, which the expected
 // answers hold; the ingredients and steps a page shows should not.
-const WITHOUT_STRUCTURED_DATA_FLOOR = 221
+const WITHOUT_STRUCTURED_DATA_FLOOR = 240
 
 interface CorpusCase { id: string, html: string, expected: string, url: string }
 interface CorpusScore { cases: number, passed: number, failures: string[] }
