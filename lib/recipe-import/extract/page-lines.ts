@@ -138,7 +138,7 @@ const SHOWN = /^(?:show|in|open|visible|is-visible)$/
  */
 function inactivePanes (el: Element): Set<AnyNode> | null {
   if (el.children.length < 2) return null
-  const groups = new Map<string, { members: Element[], active: number }>()
+  const groups = new Map<string, { members: Element[], inactive: Element[] }>()
   for (const child of el.children) {
     if (!isElement(child) || child.attribs.class == null || child.attribs.class.length > 300) continue
     const tokens = child.attribs.class.toLowerCase().split(/\s+/).filter(t => t !== '')
@@ -147,19 +147,17 @@ function inactivePanes (el: Element): Set<AnyNode> | null {
     let group = groups.get(key)
     if (group == null) {
       if (groups.size >= 50) continue
-      group = { members: [], active: 0 }
+      group = { members: [], inactive: [] }
       groups.set(key, group)
     }
     group.members.push(child)
-    if (active) group.active++
+    if (!active) group.inactive.push(child)
   }
   let out: Set<AnyNode> | null = null
-  for (const group of groups.values()) {
-    if (group.active !== 1 || group.members.length < 2) continue
+  for (const { members, inactive } of groups.values()) {
+    if (members.length - inactive.length !== 1 || members.length < 2) continue
     out ??= new Set()
-    for (const member of group.members) {
-      if (!member.attribs.class.toLowerCase().split(/\s+/).some(t => ACTIVE.test(t))) out.add(member)
-    }
+    for (const member of inactive) out.add(member)
   }
   // Alternatives alike in their attributes ("<div data-method="...">" per appliance) of which some are hidden and
   // some shown: the shown ones are the page's.
